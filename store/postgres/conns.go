@@ -70,6 +70,14 @@ func (cs *connSet) close() {
 	}
 }
 
+// isClosed reports whether cs was closed (see Store.Close): it dials no
+// more.
+func (cs *connSet) isClosed() bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.closed
+}
+
 // A setConn is a connection held in a connSet until closed.
 type setConn struct {
 	net.Conn

@@ -15,7 +15,7 @@ import (
 // back, and the next call runs on a fresh connection. A connection lost
 // once a write's statement or COMMIT went out may have let it commit: the
 // writes a retry of which is not harmless (Append, Truncate, task list
-// writes, ClearForking, the imports) ask the database then, and return
+// writes, ClearForking, the imports, Acquire) ask the database then, and return
 // this error only when it did not commit (an *OutcomeUnknownError, which
 // wraps it, when the database cannot tell); the others (Delete,
 // DeleteSession, Clear, MarkShared, archive and spilled body Puts) return

@@ -60,3 +60,11 @@ func SetBackendPID(s *Store, f func(pid uint32) uint32) { s.backendPID = f }
 // SchemaLockKey is the first key of the advisory lock Open takes to create
 // or check a schema (the second is hashtext of the schema's name).
 const SchemaLockKey = schemaLockKey
+
+// OpenConns returns how many network connections to the server s holds
+// open (those of its pool and of the checks after a lost reply).
+func OpenConns(s *Store) int {
+	s.conns.mu.Lock()
+	defer s.conns.mu.Unlock()
+	return len(s.conns.m)
+}

@@ -82,7 +82,11 @@ type Lease struct {
 // *BusyError naming the holder, or, with opts.Wait, waited for until ctx
 // ends. A Project holds at most one lease per session: acquiring a session
 // it already holds is a *BusyError naming this holder. Subagents write their
-// own sessions and take their own leases.
+// own sessions and take their own leases. An Acquire whose connection is
+// lost once its request went out asks the database whether it took the
+// lease (see insertLease): a *DatabaseError then means it did not, and an
+// *OutcomeUnknownError that the database could not tell (a lease taken
+// stays, under this Store's name, until its TTL).
 func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*Lease, error) {
 	if err := validID(id); err != nil {
 		return nil, err
@@ -164,9 +168,15 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	return l, nil
 }
 
-// insertLease takes the lease row of session id in one statement (one
-// transaction and one round trip), returning its token, or pgx.ErrNoRows
-// when someone holds a live lease.
+// insertLease takes the lease row of session id in one statement, in a
+// transaction of its own whose id is read with its BEGIN (see txLanded:
+// three round trips), returning its token, or pgx.ErrNoRows when someone
+// holds a live lease. Should the reply to the statement or to the COMMIT
+// be lost, the server is asked whether the transaction committed: one
+// that did not is the *DatabaseError (nothing taken), one that did is
+// the lease, its token read back from the row it wrote (see
+// leaseLanded), and one the server cannot tell of is an
+// *OutcomeUnknownError (the lease, if taken, expires after its TTL).
 //
 // The statement is not cut short by ctx: cancelled while at the server, it
 // may commit the lease and still report ctx's error, which left a lease
@@ -202,7 +212,9 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		// raising it (see leaseTokensRow); a kept row goes on from its
 		// own token.
 		if r.err == nil {
-			r.err = p.s.db().scan(sctx, p.s.q.sql(`WITH h AS MATERIALIZED (
+			var lc lostCommit
+			r.err = p.s.txLandedAs(sctx, &lc, func(d db) error {
+				return d.scan(sctx, p.s.q.sql(`WITH h AS MATERIALIZED (
 				SELECT token FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $6 FOR KEY SHARE
 			)
 			INSERT INTO {leases} AS l (namespace, project, session, holder, token, expires)
@@ -211,6 +223,12 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 				SET holder = excluded.holder, token = l.token + 1, expires = excluded.expires
 				WHERE l.expires < now()
 			RETURNING token`), []any{p.ns, p.project, id, p.s.holder, p.s.ttl.Milliseconds(), leaseTokensRow}, &r.token)
+			}, func(err, check error) error {
+				return &OutcomeUnknownError{Op: "lease acquisition", SessionID: id, Err: err, Check: check}
+			})
+			if r.err == nil && lc.err != nil {
+				r.token, r.err = p.leaseLanded(sctx, id, lc)
+			}
 		}
 		mu.Lock()
 		gone := left
@@ -257,6 +275,36 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		return 0, cerr
 	}
 	return r.token, r.err
+}
+
+// leaseLanded returns the token of the lease of session id that
+// insertLease's transaction lc took, its reply lost (the check found it
+// committed): the row that transaction wrote, known by its xmin (the
+// transaction's id, modulo 2^32) on the server it ran on, and still live.
+// A row written since (the lease expired and passed on, or was
+// swept) is another's and is left alone: the error is the write's, as
+// it is for a row found expired, which is this attempt's and is ended
+// first (a lease nobody knows of). A row that could not be read is an
+// *OutcomeUnknownError: the lease may stay until its TTL.
+func (p *Project) leaseLanded(ctx context.Context, id string, lc lostCommit) (int64, error) {
+	var (
+		token int64
+		live  bool
+	)
+	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT token, expires > now() FROM {leases}
+		WHERE namespace = $1 AND project = $2 AND session = $3 AND holder = $4
+		AND xmin::text = ($5::bigint % 4294967296)::text AND pg_postmaster_start_time() = $6`),
+		[]any{p.ns, p.project, id, p.s.holder, lc.xid, lc.started}, &token, &live)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, lc.err
+	case err != nil:
+		return 0, &OutcomeUnknownError{Op: "lease acquisition", SessionID: id, Err: lc.err, Check: err}
+	case !live:
+		_ = p.endLease(ctx, id, token)
+		return 0, lc.err
+	}
+	return token, nil
 }
 
 // A leaseKey names a session of a namespace and project of a Store.

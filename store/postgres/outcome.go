@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,7 +28,8 @@ import (
 type OutcomeUnknownError struct {
 	// Op is the write: "append", "truncate", "task list write", "fork
 	// mark removal", "session import", "archive import", "task list
-	// import" or "spilled body import" and its ref.
+	// import", "spilled body import" and its ref, or "lease acquisition"
+	// (Project.Acquire: the lease, if taken, expires after its TTL).
 	Op string
 	// SessionID is the session written (for an append or truncation),
 	// ListID the task list (for a task list write).
@@ -39,8 +41,10 @@ type OutcomeUnknownError struct {
 	// could not tell: a *DatabaseError; context.DeadlineExceeded (the
 	// lease's TTL passed), wrapping with it the last attempt's error when
 	// the server could not be reached (the check asks again, with
-	// backoff, while it cannot); or an error saying the server answering
-	// is not the one the write ran on.
+	// backoff, while it cannot); an error saying the server answering
+	// is not the one the write ran on; or one saying the Store was closed
+	// meanwhile (its connections closed on a database that stopped
+	// answering).
 	Err   error
 	Check error
 }
@@ -90,37 +94,73 @@ func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 // again, with backoff, on a connection of its own (see checkConn), within
 // the same bound. A check that cannot tell is an
 // *OutcomeUnknownError made by unknown from the write's error and the
-// check's. For writes a retry of which is not harmless (a truncation with
+// check's. A connection lost before the COMMIT went out is the write's
+// error at once (it cannot have committed), its backend ended first, one
+// attempt, as above. For writes a retry of which is not harmless (a truncation with
 // an expected head, a task created twice).
 func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(err, check error) error) error {
+	return s.txLandedAs(ctx, nil, fn, unknown)
+}
+
+// A lostCommit is a transaction of txLandedAs whose reply was lost and
+// which the check found committed: fn's results read from that reply
+// never came.
+type lostCommit struct {
+	// xid is the transaction's id, started its server's start.
+	xid     int64
+	started time.Time
+	// err is the write's error, the reply lost.
+	err error
+}
+
+// txLandedAs is txLanded, a transaction found committed by the check
+// after its reply was lost described in *lost (when lost is not nil), so
+// that a caller that needs what the reply held (an Acquire's token) can
+// look for it.
+func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) error, unknown func(err, check error) error) error {
 	var (
 		xid     int64     // 0 until the transaction's id is known
 		pid     int32     // its backend's process id
 		started time.Time // its server's start
 	)
-	err := s.txNamed(ctx, &xid, &pid, &started, fn)
+	var committing bool
+	err := s.txNamed(ctx, &xid, &pid, &started, &committing, fn)
 	if err == nil || xid == 0 || ctx.Err() != nil || !lostReply(err) {
+		return err
+	}
+	cc := &checkConn{s: s}
+	defer cc.close()
+	terminate := func(actx context.Context) {
+		// Best effort: a backend gone, or in another transaction (a
+		// pooler's), is left alone.
+		_ = cc.run(actx, func(d db) error {
+			_, err := d.exec(actx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			WHERE pid = $1 AND backend_xid::text = ($2::bigint % 4294967296)::text
+			AND datname = current_database() AND usename = current_user
+			AND pg_postmaster_start_time() = $3`, pid, xid, started)
+			return err
+		})
+	}
+	if !committing {
+		// Lost before its COMMIT went out: it cannot have committed.
+		// Its backend may be waiting, in the transaction, with its
+		// locks, for a client that is gone (a network partition): it is
+		// ended, one attempt, so that a retry does not wait for it.
+		actx, acancel := context.WithTimeout(ctx, s.checkAttempt())
+		defer acancel()
+		terminate(actx)
 		return err
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.ttl)
 	defer cancel()
-	cc := &checkConn{s: s}
-	defer cc.close()
 	wait := 5 * time.Millisecond
 	endAt, ended := time.Now().Add(s.ttl/2), false
 	for {
 		actx, acancel := context.WithTimeout(cctx, s.checkAttempt())
 		if !ended && time.Now().After(endAt) {
-			// Best effort: a backend gone, or in another transaction
-			// (a pooler's), is left alone; the next look tells.
+			// The next look tells.
 			ended = true
-			_ = cc.run(actx, func(d db) error {
-				_, err := d.exec(actx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-				WHERE pid = $1 AND backend_xid::text = ($2::bigint % 4294967296)::text
-				AND datname = current_database() AND usename = current_user
-				AND pg_postmaster_start_time() = $3`, pid, xid, started)
-				return err
-			})
+			terminate(actx)
 		}
 		var (
 			status *string
@@ -147,6 +187,9 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 			// bounded wait, but say so rather than guess.
 			return unknown(err, fmt.Errorf("transaction %d: status no longer kept", xid))
 		case *status == "committed":
+			if lost != nil {
+				*lost = lostCommit{xid: xid, started: started, err: err}
+			}
 			return nil
 		case *status == "aborted":
 			return err
@@ -165,13 +208,15 @@ func (s *Store) txLanded(ctx context.Context, fn func(db) error, unknown func(er
 
 // txNamed runs fn in one transaction as tx does, the transaction's id,
 // its backend's process id and its server's start read into xid, pid and
-// started first (xid left 0 when they could not be read). The statement
+// started first (xid left 0 when they could not be read), *committing set
+// once the COMMIT is about to go out (until then, the transaction cannot
+// commit). The statement
 // that reads them goes out with the BEGIN, pipelined: one round trip for
 // both, where a transaction begun by pgx and then asked took two. The
 // connection is the pool's, and goes back to it out of any transaction:
 // one whose ROLLBACK failed (lost) is not kept (pgxpool drops a connection
 // released inside a transaction).
-func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *time.Time, fn func(db) error) error {
+func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *time.Time, committing *bool, fn func(db) error) error {
 	if !s.open() {
 		return ErrNotOpen
 	}
@@ -218,6 +263,7 @@ func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *ti
 		}
 		return ferr
 	}
+	*committing = true
 	tag, err := conn.Exec(ctx, "commit") // spelt as pgx spells it
 	if err != nil {
 		return fail(err)
@@ -229,45 +275,95 @@ func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *ti
 	return nil
 }
 
-// A checkConn is the connection of the check after a lost reply (see
-// txLanded and landedAfterLostReply): its own, dialled apart from the pool
-// (one more than Options.MaxConns while a check runs), within the
-// attempt's ctx. A pool's connection would not do: the pool goes on
-// dialling for a connection whose Acquire gave up, and a dial that hangs
-// (a server that accepts and does not answer) would keep the slot, and
-// every later attempt, waiting for it. A connection that failed is closed
-// and the next attempt dials again.
+// A checkConn is a check's use of the connection of the checks after a
+// lost reply (see txLanded and landedAfterLostReply): the Store's own
+// (see checkShared), dialled apart from the pool within the attempt's
+// ctx, and shared by the checks that run at once, one attempt at a time:
+// the Store holds one connection more than Options.MaxConns while checks
+// run, however many writes lost their replies together. A pool's
+// connection would not do: the pool goes on dialling for a connection
+// whose Acquire gave up, and a dial that hangs (a server that accepts and
+// does not answer) would keep the slot, and every later attempt, waiting
+// for it. A connection that failed is closed and the next attempt dials
+// again; the last check to end closes it.
 type checkConn struct {
-	s *Store
-	c *pgx.Conn
+	s     *Store
+	using bool // counted in the Store's checkShared.users
+}
+
+// A checkShared is the connection of a Store's checks after a lost
+// reply (see checkConn).
+type checkShared struct {
+	// slot holds the connection (nil until dialled) while no attempt
+	// uses it: an attempt takes it, and puts it back when done.
+	slot chan *pgx.Conn
+	// users counts the checks under way; guarded by mu.
+	mu    sync.Mutex
+	users int
+}
+
+// newCheckShared returns the checks' connection of a Store, not dialled.
+func newCheckShared() *checkShared {
+	c := &checkShared{slot: make(chan *pgx.Conn, 1)}
+	c.slot <- nil
+	return c
 }
 
 // run runs fn with a db on the connection (dialled first if there is
-// none): a failure to dial is a *DatabaseError, or ctx's error once it
-// ended; on a Store not open, ErrNotOpen.
+// none), once no other attempt uses it: a failure to dial is a
+// *DatabaseError, or ctx's error once it ended (as is a wait for the
+// connection that outlived ctx); on a Store not open, ErrNotOpen.
 func (k *checkConn) run(ctx context.Context, fn func(db) error) error {
 	if !k.s.open() {
 		return ErrNotOpen
 	}
-	if k.c == nil {
-		c, err := pgx.ConnectConfig(ctx, k.s.pool.Config().ConnConfig)
+	sh := k.s.checks
+	if !k.using {
+		k.using = true
+		sh.mu.Lock()
+		sh.users++
+		sh.mu.Unlock()
+	}
+	var c *pgx.Conn
+	select {
+	case c = <-sh.slot:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { sh.slot <- c }()
+	if c == nil {
+		if k.s.conns.isClosed() {
+			return errChecksClosed
+		}
+		var err error
+		c, err = pgx.ConnectConfig(ctx, k.s.pool.Config().ConnConfig)
 		if err != nil {
+			c = nil
+			if k.s.conns.isClosed() {
+				return errChecksClosed
+			}
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
 			return db{s: k.s}.wrap(err)
 		}
-		k.c = c
 	}
-	err := fn(db{q: k.c, s: k.s})
+	err := fn(db{q: c, s: k.s})
 	if err != nil {
 		var pe *pgconn.PgError
 		if !errors.As(err, &pe) || ctx.Err() != nil {
-			k.close() // lost, or cut under its statement: dial again
+			closeCheckConn(c) // lost, or cut under its statement: dial again
+			c = nil
 		}
 	}
 	return err
 }
+
+// errChecksClosed is the error of a check's attempt once Close has
+// closed the Store's connections (on a database that stopped answering):
+// the Store dials no more, and the check, which cannot tell, is not made
+// again (see checkAgain).
+var errChecksClosed = errors.New("postgres: the store was closed while the check ran")
 
 // tx runs fn in one transaction on the connection; see Store.tx.
 func (k *checkConn) tx(ctx context.Context, fn func(db) error) error {
@@ -290,15 +386,39 @@ func (k *checkConn) tx(ctx context.Context, fn func(db) error) error {
 	})
 }
 
-// close closes the connection, if any.
+// close ends the check's use of the connection, which the last check
+// under way closes.
 func (k *checkConn) close() {
-	if k.c == nil {
+	if !k.using {
+		return
+	}
+	k.using = false
+	sh := k.s.checks
+	sh.mu.Lock()
+	sh.users--
+	last := sh.users == 0
+	sh.mu.Unlock()
+	if !last {
+		return
+	}
+	c := <-sh.slot // an attempt under way is short (see checkAttempt)
+	sh.mu.Lock()
+	if sh.users == 0 {
+		closeCheckConn(c)
+		c = nil
+	}
+	sh.mu.Unlock()
+	sh.slot <- c
+}
+
+// closeCheckConn closes c, if not nil, giving it half of closeGrace.
+func closeCheckConn(c *pgx.Conn) {
+	if c == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), closeGrace/2)
 	defer cancel()
-	_ = k.c.Close(ctx)
-	k.c = nil
+	_ = c.Close(ctx)
 }
 
 // checkAttempt is how long one attempt of the check after a lost reply

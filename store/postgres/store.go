@@ -65,6 +65,9 @@ type Store struct {
 	// bg counts the goroutines that finish the INSERT of an Acquire whose
 	// caller left (see Project.insertLease); Close waits for them.
 	bg sync.WaitGroup
+	// checks is the connection of the checks after a lost reply (see
+	// checkConn).
+	checks *checkShared
 	// settling holds, per session, a channel closed once the lease an
 	// abandoned Acquire may have taken is released (see insertLease); an
 	// Acquire of the session through any Project of the Store waits for
@@ -165,6 +168,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		ttl:    opts.LeaseTTL,
 		holder: opts.Holder,
 		target: t,
+		checks: newCheckShared(),
 	}
 	if s.ttl == 0 {
 		s.ttl = DefaultLeaseTTL
