@@ -289,6 +289,11 @@ func (g *Gate) throughOtherCwd(target string, tree bool) bool {
 
 // secretReadReason is the reason of the ask of [RuleBashSecretRead].
 func secretReadReason(p string) string {
+	if p = strings.TrimSpace(p); p == "/proc/self/environ" {
+		// shellscan's record of a line printing its environment or a
+		// credential variable (env, printenv, echo $GITHUB_TOKEN).
+		return "the command prints the environment or a credential it holds (as reading /proc/self/environ does): an agent's environment holds keys, its model provider's among them"
+	}
 	return "the command reads a path that holds credentials or lite-agent's data (or a directory holding one): " +
 		clip(strings.TrimSpace(p))
 }

@@ -620,6 +620,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 			an.opaque("select runs its body for input it reads")
 		}
 	case *syntax.ParamExp:
+		an.envSecretParam(n)
 		if !plainParam(n) {
 			an.opaque("a parameter expansion with an index, a modifier or an indirection evaluates data")
 		}

@@ -107,7 +107,7 @@ func guessable(w string) bool {
 	if homeStateName(name) || runningName(name) || outsideName(name) {
 		return true
 	}
-	return modelledNames.get()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) ||
+	return modelledNames.get()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) || name == "printenv" ||
 		name == "go" || strings.HasPrefix(name, "go1.")
 }
 
@@ -328,6 +328,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 			}
 			if len(ecw) > 0 && !ecw[0].dynamic {
 				an.credentialPrinter(path.Base(ecw[0].text), ecw[1:])
+				an.envPrinter(path.Base(ecw[0].text), ecw[1:])
 			}
 			if ws[0].dynamic && guessable(emptied[0].text) {
 				an.guessCommand(emptied, depth+1, 0)
@@ -378,6 +379,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 			// A credential printer in a string prints as on the line
 			// (hyperfine --show-output 'gh auth token').
 			an.credentialPrinter(path.Base(cw[0].text), cw[1:])
+			an.envPrinter(path.Base(cw[0].text), cw[1:])
 		}
 		if len(cw) > 0 && !cw[0].dynamic && cw[0].text == "set" && setsPhysical(cw[1:]) {
 			// set -P and set -o physical make each cd after them
@@ -1616,6 +1618,8 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 				}
 			}
 		case *syntax.ParamExp:
+			// A credential variable the string prints, as on the line.
+			an.envSecretParam(n)
 			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
 				// ${x:=r} and ${x=r} assign as x=r does (review67g: :
 				// ${x:=r}; "$x"m -f c ran rm).

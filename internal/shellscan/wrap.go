@@ -105,6 +105,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 		an.opaque(why)
 	}
 	an.credentialPrinter(name, args)
+	an.envPrinter(name, args)
 	if why := runningState(ws[0].text, name, args, an.guess); why != "" {
 		an.opaque(why)
 	}

@@ -1,0 +1,108 @@
+package shellscan
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// procEnviron is where a process's environment is read: the gate's
+// secret rule counts it among the credential locations (cat
+// /proc/self/environ asks), so a line that prints a credential its
+// environment holds is recorded as a read of it.
+const procEnviron = "/proc/self/environ"
+
+// credentialVar reports whether the environment variable name, by the
+// words of its name, holds a credential: a token, a secret, a password,
+// a key (ANTHROPIC_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
+// PGPASSWORD, NPM_TOKEN, GH_PAT) or a connection URL that carries one
+// (DATABASE_URL, LITE_AGENT_STORE). An agent's environment holds its own
+// provider key: printing it puts the key in the transcript, as cat of
+// ~/.aws/credentials would.
+func credentialVar(name string) bool {
+	u := strings.ToUpper(name)
+	switch u {
+	case "DATABASE_URL", "LITE_AGENT_STORE", "PGPASSWORD", "MYSQL_PWD", "REDIS_URL", "MONGODB_URI":
+		return true
+	}
+	if strings.HasSuffix(u, "_DATABASE_URL") {
+		return true
+	}
+	for _, part := range strings.Split(u, "_") {
+		switch part {
+		case "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE",
+			"KEY", "APIKEY", "PAT", "CREDENTIAL", "CREDENTIALS", "AUTHTOKEN", "PRIVATEKEY":
+			return true
+		}
+	}
+	return false
+}
+
+// envSecretParam records a read of the environment's credentials for a
+// parameter expansion of a credential variable (see credentialVar) that
+// yields its value: $GITHUB_TOKEN, "${ANTHROPIC_API_KEY}",
+// ${NPM_TOKEN:-x}. Those that do not (its length, ${X:+set}, the names
+// ${!X*}) pass.
+func (an *analyzer) envSecretParam(p *syntax.ParamExp) {
+	if p.Param == nil || p.Length || p.Width || p.IsSet || p.Names != 0 || !credentialVar(p.Param.Value) {
+		return
+	}
+	if p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull) {
+		return
+	}
+	an.addAccess(word{text: procEnviron}, modeRead, "$"+p.Param.Value, false)
+}
+
+// envPrinter records a read of the environment's credentials for a
+// command that prints the environment (env or printenv without a
+// command or name, set without arguments, ps e, which shows processes'
+// environments, the agent's own among them) or the value of a credential
+// variable by name (printenv GITHUB_TOKEN). printenv PATH, env
+// GOOS=linux go build and set -e pass; declare and export without
+// assignments are opaque already.
+func (an *analyzer) envPrinter(name string, args []word) {
+	prints := false
+	switch name {
+	case "env":
+		// env with a command is a wrapper (see the wrappers); without
+		// one it prints the environment, assignments included.
+		prints = true
+		for i := 0; i < len(args); i++ {
+			t := args[i].text
+			switch {
+			case t == "-u" || t == "--unset" || t == "-C" || t == "--chdir" || t == "-S" || t == "--split-string":
+				i++
+			case strings.HasPrefix(t, "-") || strings.Contains(t, "=") && !args[i].dynamic:
+			default:
+				prints = false
+				i = len(args)
+			}
+		}
+	case "printenv":
+		// printenv NAME prints only the variables it names.
+		names := 0
+		for _, a := range args {
+			if strings.HasPrefix(a.text, "-") && !a.dynamic {
+				continue
+			}
+			names++
+			prints = prints || a.dynamic || credentialVar(a.text)
+		}
+		prints = prints || names == 0
+	case "set":
+		prints = len(args) == 0
+	case "ps":
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") && !a.dynamic && strings.ContainsRune(a.text, 'e') &&
+				strings.Trim(a.text, "aeuxwfjlvsrTtcgnhHmSLZ") == "" {
+				prints = true // BSD e: each process's environment
+			}
+			if a.dynamic {
+				prints = true
+			}
+		}
+	}
+	if prints {
+		an.addAccess(word{text: procEnviron}, modeRead, name, false)
+	}
+}

@@ -1,0 +1,17 @@
+package shellscan
+
+import "testing"
+
+func TestCredentialVar(t *testing.T) {
+	for name, want := range map[string]bool{
+		"GITHUB_TOKEN": true, "ANTHROPIC_API_KEY": true, "AWS_SECRET_ACCESS_KEY": true, "PGPASSWORD": true,
+		"NPM_TOKEN": true, "GH_PAT": true, "DATABASE_URL": true, "LITE_AGENT_STORE": true, "APIKEY": true,
+		"STRIPE_SECRET": true, "DOCKER_PASS": true, "GPG_PASSPHRASE": true, "api_key": true,
+		"HOME": false, "PATH": false, "PWD": false, "OLDPWD": false, "SSH_AUTH_SOCK": false,
+		"TOKENIZERS_PARALLELISM": false, "MONKEY": false, "KEYTIMEOUT": false, "GOPATH": false, "PASSIVE": false,
+	} {
+		if got := credentialVar(name); got != want {
+			t.Errorf("credentialVar(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
