@@ -112,14 +112,14 @@ func round84Fixture(t *testing.T) (home, wd string) {
 
 // runRound84 runs line in real bash in a fresh round84Fixture and returns
 // what it printed.
-func runRound84(t *testing.T, line string) string {
+func runRound84(t *testing.T, line string, env ...string) string {
 	t.Helper()
 	home, wd := round84Fixture(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
 	cmd.Dir = wd
-	cmd.Env = canaryEnv(home)
+	cmd.Env = append(canaryEnv(home), env...)
 	out, _ := cmd.CombinedOutput()
 	return string(out)
 }

@@ -3,12 +3,10 @@
 package permission_test
 
 import (
-	"context"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 )
 
@@ -47,39 +45,27 @@ var canaryRound94Ordinary = []string{
 	`git commit --dry-run -m 'use $GITHUB_TOKEN in CI'`,
 }
 
-// runRound94 runs line in real bash in a fresh round-84 fixture whose
-// environment holds credential variables, and returns its output.
-func runRound94(t *testing.T, line string) string {
-	t.Helper()
-	home, wd := round84Fixture(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
-	cmd.Dir = wd
-	cmd.Env = canaryEnv(home)
+// round94Env is the environment round 94's lines run with: credential
+// variables holding round94Token.
+func round94Env() []string {
+	var env []string
 	for _, name := range []string{"GITHUB_TOKEN", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "NPM_TOKEN",
 		"AWS_SECRET_ACCESS_KEY", "PGPASSWORD", "GH_PAT"} {
-		cmd.Env = append(cmd.Env, name+"="+round94Token)
+		env = append(env, name+"="+round94Token)
 	}
-	cmd.Env = append(cmd.Env, "DATABASE_URL=postgres://u:"+round94Token+"@db/x")
-	out, _ := cmd.CombinedOutput()
-	return string(out)
+	return append(env, "DATABASE_URL=postgres://u:"+round94Token+"@db/x")
 }
 
 // TestCanaryRound94 checks that each line printing a credential of the
 // environment prints it in real bash and asks (the secret-read rule, or
 // the analysis for the six the analysis could not follow before), and that the ordinary lines print none and stay allowed.
 func TestCanaryRound94(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	for class, lines := range canaryRound94 {
 		for _, line := range lines {
-			if strings.HasPrefix(line, "hyperfine") {
-				if _, err := exec.LookPath("hyperfine"); err != nil {
-					continue // decided below all the same
-				}
-			}
-			if out := runRound94(t, line); !strings.Contains(out, round94Token) && !strings.HasPrefix(line, "hyperfine") {
+			if out := runRound84(t, line, round94Env()...); !strings.Contains(out, round94Token) && !strings.HasPrefix(line, "hyperfine") {
 				t.Errorf("class %s: %q did not print the token when run: %q", class, line, out)
 			}
 			if v := decide(line); v.Decision != permission.Ask {
@@ -88,11 +74,25 @@ func TestCanaryRound94(t *testing.T) {
 		}
 	}
 	for _, line := range canaryRound94Ordinary {
-		if out := runRound94(t, line); strings.Contains(out, round94Token) {
+		if out := runRound84(t, line, round94Env()...); strings.Contains(out, round94Token) {
 			t.Errorf("ordinary line %q printed the token: %q", line, out)
 		}
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
 		}
 	}
+}
+
+// TestCanaryRound94StringCd guards gatestr68's relocation of a command
+// string's relative paths to the directories its own cd leads to: each
+// line printed the key in real bash, and with the relocation removed
+// (scopeCwds) each was allowed.
+func TestCanaryRound94StringCd(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
+	checkSecretRound(t, map[string][]string{"a command string's cd": {
+		`hyperfine -r1 --show-output 'cd sub; cat ../../home/.ssh/id_ed25519'`,
+		`hyperfine -r1 --show-output 'cd sub && cat s/id_ed25519'`,
+		`hyperfine -r1 --show-output 'cd sub; grep -r PRIVATE ../../home'`,
+		`hyperfine -r1 --show-output 'cd doc && cd ../sub && cat a/credentials'`,
+	}}, nil, true)
 }

@@ -650,43 +650,25 @@ func (an *analyzer) scopeCwds(m cwdMarks) {
 		}
 		return out
 	}
-	for i, n := m.accesses, len(an.a.accesses); i < n; i++ {
-		for _, p := range relocated(an.a.accesses[i].path) {
-			acc := an.a.accesses[i]
-			acc.path = p
-			an.a.accesses = append(an.a.accesses, acc)
-		}
-	}
-	for i, n := m.uses, len(an.codeUses); i < n; i++ {
-		for _, p := range relocated(an.codeUses[i].path) {
-			u := an.codeUses[i]
-			u.path = p
-			an.codeUses = append(an.codeUses, u)
-		}
-	}
-	for i, n := m.writes, len(an.guessWrites); i < n; i++ {
-		for _, p := range relocated(an.guessWrites[i].path) {
-			w := an.guessWrites[i]
-			w.path = p
-			an.guessWrites = append(an.guessWrites, w)
-		}
-	}
-	for i, n := m.handed, len(an.handed); i < n; i++ {
-		for _, p := range relocated(an.handed[i].path) {
-			u := an.handed[i]
-			u.path = p
-			an.handed = append(an.handed, u)
-		}
-	}
-	for i, n := m.unnamed, len(an.unnamed); i < n; i++ {
-		for _, p := range relocated(an.unnamed[i].dir) {
-			u := an.unnamed[i]
-			u.dir = p
-			an.unnamed = append(an.unnamed, u)
-		}
-	}
+	relocateFrom(&an.a.accesses, m.accesses, func(x *access) *string { return &x.path }, relocated)
+	relocateFrom(&an.codeUses, m.uses, func(x *codeUse) *string { return &x.path }, relocated)
+	relocateFrom(&an.guessWrites, m.writes, func(x *guessWrite) *string { return &x.path }, relocated)
+	relocateFrom(&an.handed, m.handed, func(x *codeUse) *string { return &x.path }, relocated)
+	relocateFrom(&an.unnamed, m.unnamed, func(x *unnamedWrite) *string { return &x.dir }, relocated)
 	for i, n := m.paths, len(an.guessedPaths); i < n; i++ {
 		an.guessedPaths = append(an.guessedPaths, relocated(an.guessedPaths[i])...)
+	}
+}
+
+// relocateFrom appends to *xs, for each element from index from on, a
+// copy whose path (the field at returns) is each of relocated(that path).
+func relocateFrom[T any](xs *[]T, from int, at func(*T) *string, relocated func(string) []string) {
+	for i, n := from, len(*xs); i < n; i++ {
+		for _, p := range relocated(*at(&(*xs)[i])) {
+			x := (*xs)[i]
+			*at(&x) = p
+			*xs = append(*xs, x)
+		}
 	}
 }
 
