@@ -54,12 +54,7 @@ func TestAnAcquireWhoseReplyIsLostLearnsItsOutcome(t *testing.T) {
 
 			conn := pgtest.Connect(t)
 			if tc.slow {
-				if _, err := conn.Exec(t.Context(), `CREATE FUNCTION `+schema+`.slow_commit() RETURNS trigger LANGUAGE plpgsql AS
-					$$ BEGIN PERFORM pg_sleep(0.5); RETURN NULL; END $$;
-					CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT OR UPDATE ON `+schema+`.leases
-					DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION `+schema+`.slow_commit()`); err != nil {
-					t.Fatal(err)
-				}
+				slowCommits(t, schema, "leases", "INSERT OR UPDATE", 500*time.Millisecond)
 			}
 			tc.lose(proxy)
 			start := time.Now()

@@ -72,13 +72,7 @@ func stalledProject(t *testing.T) (schema string, st *postgres.Store, p *postgre
 	schema = freshSchema(t)
 	st = openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second})
 	p = mpProject(t, st)
-	l, err := p.Acquire(t.Context(), "warm", postgres.LeaseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Release(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	warmLease(t, p)
 	return schema, st, p, stallLeases(t, schema)
 }
 

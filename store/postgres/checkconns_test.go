@@ -26,13 +26,7 @@ func TestChecksAfterLostRepliesShareOneConnection(t *testing.T) {
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 4)
 	appendN(t, p, "s2", 4)
-	conn := pgtest.Connect(t)
-	if _, err := conn.Exec(t.Context(), `CREATE FUNCTION `+schema+`.slow_commit() RETURNS trigger LANGUAGE plpgsql AS
-		$$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $$;
-		CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON `+schema+`.sessions
-		DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION `+schema+`.slow_commit()`); err != nil {
-		t.Fatal(err)
-	}
+	slowCommits(t, schema, "sessions", "UPDATE", 1500*time.Millisecond)
 	proxy.DropCancels(true)
 	errs := make(chan error, 2)
 	for _, id := range []string{"s1", "s2"} {

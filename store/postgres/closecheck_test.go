@@ -24,13 +24,7 @@ func TestCloseDoesNotWaitForTheCheckOfAnAbandonedAcquire(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := mpProject(t, st)
-	l, err := p.Acquire(t.Context(), "warm", postgres.LeaseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Release(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	warmLease(t, p)
 	// The pool's connection carries the Acquire up to its COMMIT, which
 	// the network loses with the connection; new connections (the
 	// check's) are accepted and never answered.

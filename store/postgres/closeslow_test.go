@@ -68,13 +68,7 @@ func TestCloseOnAMuteDatabaseDoesNotWaitForAnAbandonedAcquire(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := mpProject(t, st)
-	l, err := p.Acquire(t.Context(), "warm", postgres.LeaseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.Release(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	warmLease(t, p)
 	proxy.Hole(true)
 	proxy.Mute(true)
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)

@@ -25,13 +25,7 @@ func TestAnAcquireWaitsForAnotherProjectsAbandonedLease(t *testing.T) {
 	st := openStore(t, postgres.Options{Schema: schema, LeaseTTL: 20 * time.Second, Holder: "me"})
 	pa, pb := mpProject(t, st), mpProject(t, st)
 	for _, p := range []*postgres.Project{pa, pb} { // each Project's first Acquire done
-		l, err := p.Acquire(t.Context(), "warm", postgres.LeaseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := l.Release(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		warmLease(t, p)
 	}
 	// The release of what the abandoned Acquire takes reads the sessions
 	// table: held off until the second Acquire is under way.

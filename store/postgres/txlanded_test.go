@@ -134,12 +134,7 @@ func TestALostCommitStillRunningIsWaitedFor(t *testing.T) {
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 4)
 	conn := pgtest.Connect(t)
-	if _, err := conn.Exec(t.Context(), `CREATE FUNCTION `+schema+`.slow_commit() RETURNS trigger LANGUAGE plpgsql AS
-		$$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$;
-		CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON `+schema+`.sessions
-		DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION `+schema+`.slow_commit()`); err != nil {
-		t.Fatal(err)
-	}
+	slowCommits(t, schema, "sessions", "UPDATE", 1*time.Second)
 	// pgx's cancel request, sent for a connection lost under a statement,
 	// would end the COMMIT's trigger (the transaction aborted, which the
 	// check reports as such): lost too, as on a network that is down.
