@@ -31,6 +31,7 @@ EOF`, `echo $DATABASE_URL`, `echo $GH_PAT`,
 	"the environment printed": {
 		`env`, `env | grep TOKEN`, `env -0 | tr '\0' '\n'`, `printenv`, `printenv GITHUB_TOKEN`,
 		`printenv -0 ANTHROPIC_API_KEY`, `set | grep TOKEN`, `ps e -o args= -p $$`, `ps axe | grep TOKEN`,
+		`jq -n env`, `jq -n '$ENV.GITHUB_TOKEN'`, `jq -rn 'env | .NPM_TOKEN'`,
 	},
 	"inside a command string": {
 		`bash -c 'echo $GITHUB_TOKEN'`, `sh -c printenv`, `hyperfine -N -r1 --show-output 'printenv -0'`,
@@ -42,7 +43,7 @@ EOF`, `echo $DATABASE_URL`, `echo $GH_PAT`,
 var canaryRound94Ordinary = []string{
 	`echo $HOME $PATH`, `printenv PATH`, `env GOOS=linux go version`, `echo ${#GITHUB_TOKEN}`,
 	`set -e; echo ok`, `ps aux | head -3`, `echo $TOKENIZERS_PARALLELISM`, `echo $SSH_AUTH_SOCK`,
-	`git commit --dry-run -m 'use $GITHUB_TOKEN in CI'`,
+	`git commit --dry-run -m 'use $GITHUB_TOKEN in CI'`, `jq -n '{env: 1} | .env'`, `jq -n --arg x 1 '$x'`,
 }
 
 // round94Env is the environment round 94's lines run with: credential
@@ -60,7 +61,7 @@ func round94Env() []string {
 // environment prints it in real bash and asks (the secret-read rule, or
 // the analysis for the six the analysis could not follow before), and that the ordinary lines print none and stay allowed.
 func TestCanaryRound94(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
+	tooltest.Need(t, tooltest.CanaryTools, "hyperfine", "jq")
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	for class, lines := range canaryRound94 {

@@ -66,7 +66,7 @@ programs=(
 	x86_64-linux-gnu-nm:binutils-x86-64-linux-gnu llvm-mc:llvm llvm-rtdyld:llvm
 	xsltproc:xsltproc xmlstarlet:xmlstarlet ppmtompeg:netpbm
 	epstool:epstool pstoedit:pstoedit enscript:enscript a2ps:a2ps hyperfine:hyperfine
-	ugrep:ugrep ack:ack
+	ugrep:ugrep ack:ack jq:jq
 )
 
 # package prints the Debian package of an entry's package field: itself,

@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -101,8 +102,53 @@ func (an *analyzer) envPrinter(name string, args []word) {
 				prints = true
 			}
 		}
+	case "jq", "gojq", "jaq", "yq":
+		// jq's env and $ENV, yq's env(NAME) and strenv(NAME) are the
+		// environment (jq -n env, jq -n '$ENV.GITHUB_TOKEN').
+		for _, a := range args {
+			if a.dynamic || !strings.HasPrefix(a.text, "-") && jqReadsEnv(a.text) {
+				prints = true
+			}
+		}
+	case "systemctl":
+		for _, a := range args {
+			prints = prints || a.text == "show-environment" || a.dynamic
+		}
 	}
 	if prints {
 		an.addAccess(word{text: procEnviron}, modeRead, name, false)
 	}
+}
+
+// jqReadsEnv reports whether the jq or yq filter f reads the
+// environment: $ENV, or env (yq's env(NAME), strenv(NAME)) as a name of
+// its own, not a field (.env), an object's key ({env: 1}) or inside a
+// string ("env").
+func jqReadsEnv(f string) bool {
+	if strings.Contains(f, "$ENV") {
+		return true
+	}
+	for _, m := range jqEnvName.FindAllStringIndex(f, -1) {
+		start, end := m[0], m[1]
+		for start < end && !isNameByte(f[start]) {
+			start++
+		}
+		if strings.HasPrefix(f[start:], "str") {
+			start += 3
+		}
+		rest := strings.TrimLeft(f[end:], " \t\n")
+		if strings.HasPrefix(rest, ":") || start > 0 && f[start-1] == '"' || strings.Count(f[:start], `"`)%2 == 1 {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// jqEnvName matches env or strenv as a whole name not after a dot or $.
+var jqEnvName = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(str)?env\b`)
+
+// isNameByte reports whether c may be part of a name.
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

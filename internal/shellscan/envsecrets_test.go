@@ -15,3 +15,16 @@ func TestCredentialVar(t *testing.T) {
 		}
 	}
 }
+
+func TestJQReadsEnv(t *testing.T) {
+	for f, want := range map[string]bool{
+		"env": true, "$ENV": true, "$ENV.GITHUB_TOKEN": true, "env | .NPM_TOKEN": true, "env.HOME": true,
+		"strenv(GITHUB_TOKEN)": true, "env(X)": true, "[env]": true, ".a | env": true,
+		".env": false, "{env: 1} | .env": false, `select(.name == "env")`: false, `.["env"]`: false,
+		".environment": false, "$x": false, ".a.env.b": false, "myenv": false, "env_x": false,
+	} {
+		if got := jqReadsEnv(f); got != want {
+			t.Errorf("jqReadsEnv(%q) = %v, want %v", f, got, want)
+		}
+	}
+}
