@@ -612,11 +612,12 @@ func readsOnly(w word) bool {
 type cwdMarks struct {
 	cwds                                           []string
 	accesses, uses, writes, handed, unnamed, paths int
+	patterns, readPatterns                         int
 }
 
 func (an *analyzer) cwdMarks() cwdMarks {
 	return cwdMarks{slices.Clone(an.a.cwds), len(an.a.accesses), len(an.codeUses), len(an.guessWrites),
-		len(an.handed), len(an.unnamed), len(an.guessedPaths)}
+		len(an.handed), len(an.unnamed), len(an.guessedPaths), len(an.a.patterns), len(an.a.readPatterns)}
 }
 
 // scopeCwds ends the walk of a command string that started at m: the
@@ -685,6 +686,24 @@ func (an *analyzer) scopeCwds(m cwdMarks) {
 	}
 	for i, n := m.paths, len(an.guessedPaths); i < n; i++ {
 		an.guessedPaths = append(an.guessedPaths, relocated(an.guessedPaths[i])...)
+	}
+	// The glob words it read or handed a program are expanded where its
+	// cd went, as its paths are: hyperfine --show-output 'cd ~; cat
+	// .s*/id_ed25519' printed the key while .s*/id_ed25519 was looked
+	// for in the workdir only (round 92).
+	for i, n := m.patterns, len(an.a.patterns); i < n; i++ {
+		for _, p := range relocated(an.a.patterns[i]) {
+			if len(an.a.patterns) >= maxAccessPaths {
+				an.opaque("the command is given too many patterns to check")
+				return
+			}
+			an.a.patterns = append(an.a.patterns, p)
+		}
+	}
+	for i, n := m.readPatterns, len(an.a.readPatterns); i < n; i++ {
+		for _, p := range relocated(an.a.readPatterns[i]) {
+			an.readPattern(p)
+		}
 	}
 }
 

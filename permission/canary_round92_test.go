@@ -1,0 +1,46 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// A glob a command string reads after its cd: the string's paths are taken
+// from where its cd went (scopeCwds, round 88), but its glob words were
+// looked for from the line's directories only. Real bash under bwrap
+// (hyperfine 1.15, its sh dash) printed the home's ~/.ssh/id_ed25519 for
+// each line below, and "allow bash" allowed each before (round 92).
+func TestRound92StringGlobAfterCd(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "PRIVATE\n", filepath.Join(home, ".ssh", "id_ed25519"))
+	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"), filepath.Join(wd, "sub", ".keep"))
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`hyperfine --show-output -r1 'cd ~; cat .s*/id_ed25519'`,
+		`hyperfine --show-output -r1 'cd ..; cat h*/.ssh/id*'`,
+		`hyperfine --show-output -r1 'cd ..; cat home/.ss?/id_ed25519'`,
+		`hyperfine --show-output -r1 'cd ..; grep -r PRIVATE h*'`,
+		`hyperfine --show-output -r1 'cd ..; wc -c */.ssh/*'`,
+		`hyperfine --show-output -r1 'cd sub; cat ../../*/.ssh/id_ed25519'`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	// Globs that stay in the project, after a cd or not, stay allowed.
+	for _, line := range []string{
+		`hyperfine -r1 'cd sub; ls *'`,
+		`hyperfine -r1 'cd sub && cd .. && wc -l R*'`,
+		`hyperfine -r1 'wc -l *'`,
+		`hyperfine -r1 'cd sub; cat ../R*'`,
+	} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
