@@ -44,3 +44,37 @@ func TestRound92StringGlobAfterCd(t *testing.T) {
 		}
 	}
 }
+
+// grep -r given a pattern and no path reads the tree of the directory it
+// runs in: real bash under bwrap printed ~/.ssh/id_ed25519 for cd ../home
+// && grep -r PRIVATE, on the line and in a string hyperfine runs, and
+// "allow bash" allowed each (the line's cd was followed, but no path was
+// read where it went) (round 92).
+func TestRound92RecursiveGrepOfCwd(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "PRIVATE\n", filepath.Join(home, ".ssh", "id_ed25519"))
+	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"), filepath.Join(wd, "sub", ".keep"))
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`cd ../home && grep -r PRIVATE`,
+		`cd ../home; grep -R PRIVATE`,
+		`cd ../home; grep -d recurse PRIVATE`,
+		`cd ../home; grep --recursive PRIVATE`,
+		`hyperfine --show-output -r1 'cd ../home && grep -r PRIVATE'`,
+		`hyperfine --show-output -r1 'cd; grep -rh PRIVATE'`,
+		`hyperfine --show-output -r1 'cd ../home && grep -d recurse PRIVATE'`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{
+		`grep -r TODO`, `grep -rn foo`, `rg foo`, `cd sub && grep -r foo`, `hyperfine -r1 'grep -r foo'`,
+		`grep -rl foo | xargs wc -l`, `cd ../home; grep PRIVATE`,
+	} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}

@@ -366,6 +366,14 @@ func (an *analyzer) guessScript(s string, depth int) {
 						an.pathArg(w, modeRead, cw[0].text)
 					}
 				}
+				if searchesCwd(cw[0].text, cw[1:]) {
+					// grep -r PATTERN reads the tree where the string's
+					// cd went (hyperfine 'cd ../home && grep -r
+					// PRIVATE' printed the key, round 92); with paths
+					// it reads them instead, which asks only where the
+					// directory itself holds a credential.
+					an.pathArg(word{text: "."}, modeRead, cw[0].text)
+				}
 			} else if !ws[0].dynamic && !ws[0].pattern && !strings.Contains(ws[0].text, "/") {
 				// The program named without a path is PATH's, not a
 				// file where the string runs.
