@@ -78,3 +78,37 @@ func TestRound92RecursiveGrepOfCwd(t *testing.T) {
 		}
 	}
 }
+
+// A wrapper (env, timeout, nice, nohup) before a credential printer in a
+// command string: real bash under bwrap (kubectl 1.x, a ~/.kube/config
+// with a token) printed the token for each line, and "allow bash"
+// allowed each: the string's wrapper was analyzed as a guessed command,
+// whose accesses, the printer's read of its credential file among them,
+// were dropped (round 92).
+func TestRound92WrappedCredentialPrinterInString(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "token: x\n", filepath.Join(home, ".kube", "config"), filepath.Join(home, ".config", "gh", "hosts.yml"))
+	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"))
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`hyperfine --show-output -r1 'env kubectl config view --raw'`,
+		`hyperfine --show-output -r1 'timeout 5 kubectl config view --raw'`,
+		`hyperfine --show-output -r1 'nice kubectl config view --raw'`,
+		`hyperfine --show-output -r1 'nohup kubectl config view --raw'`,
+		`hyperfine --show-output -r1 'env gh auth token'`,
+		`hyperfine --show-output -r1 'env gcloud auth print-access-token'`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{
+		`hyperfine -r1 'env kubectl get pods'`, `hyperfine -r1 'timeout 5 gh pr list'`, `hyperfine -r1 'nice wc -l README'`,
+		`timeout 5 kubectl get pods`,
+	} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}

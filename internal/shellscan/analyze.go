@@ -83,6 +83,9 @@ type access struct {
 	output bool
 	// executable marks a file chmod may make executable.
 	executable bool
+	// credential marks the read of the file a credential printer prints
+	// (see credentialPrinter): a guessed command keeps it.
+	credential bool
 	// built marks an unknown path a compiler driver or make was given,
 	// or the program go build writes of the workdir's own packages (see
 	// goBuiltHere): what it writes there is built from the sources it

@@ -247,5 +247,9 @@ func (an *analyzer) credentialPrinter(name string, args []word) {
 		an.opaque(name + " prints a credential it keeps in the home, which is unknown")
 		return
 	}
+	n := len(an.a.accesses)
 	an.addAccess(word{text: path.Join(an.home, p.file)}, modeRead, name, false)
+	for i := n; i < len(an.a.accesses); i++ {
+		an.a.accesses[i].credential = true
+	}
 }

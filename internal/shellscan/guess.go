@@ -816,7 +816,16 @@ func (an *analyzer) guessCommand(ws []word, depth, chain int) {
 	}
 	uses := an.codeUses[len(saved.codeUses):]
 	if !nested {
-		an.a.accesses = an.a.accesses[:accesses]
+		// A credential printer it wraps prints as on the line
+		// (hyperfine --show-output 'env kubectl config view --raw',
+		// timeout 5 …, nice …, nohup … printed the token, round 92).
+		kept := an.a.accesses[:accesses]
+		for _, acc := range an.a.accesses[accesses:] {
+			if acc.credential {
+				kept = append(kept, acc)
+			}
+		}
+		an.a.accesses = kept
 		an.a.cwds = an.a.cwds[:cwds]
 		an.a.pathsUnknown = unknown
 	}
