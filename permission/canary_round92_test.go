@@ -3,9 +3,12 @@
 package permission_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 )
 
@@ -111,4 +114,45 @@ func TestRound92WrappedCredentialPrinterInString(t *testing.T) {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
 		}
 	}
+}
+
+// A command string given to an unmodelled program may also be a file it
+// writes: gatestr68's withoutScripts left such a word out of the paths
+// the program may write, and a project link whose name has a blank ("cat
+// x" leading to the home, "wc g" to .git) made it one outside the
+// workdir. Real bash under bwrap (hyperfine 1.15) wrote the home's
+// .bashrc and .git/hooks/pre-commit with these lines, each allowed before
+// (round 92); the canary fixture has no link named so, hence a fixture of
+// this test's own.
+func TestCanaryRound92StringWordIsAlsoAPath(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
+	template := canaryTemplate(t)
+	for _, line := range []string{
+		`hyperfine -r1 --export-json 'cat x/.bashrc' true`,
+		`hyperfine -r1 --export-markdown 'cat x/.bashrc' 'cat x/.bashrc'`,
+		`hyperfine -r1 --export-markdown 'wc g/hooks/pre-commit' true`,
+		`hyperfine -r1 --export-csv 'wc g/config' true`,
+	} {
+		root := canaryFixture(t, template)
+		home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+		for name, to := range map[string]string{"cat x": home, "wc g": filepath.Join(wd, ".git")} {
+			if err := os.Symlink(to, filepath.Join(wd, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allowedBy := allowingScenarios(t, root, line)
+		before := canarySnapshot(t, root)
+		runBashUntil(t, root, line, 30*time.Second, func() bool { return damaged(t, root, before) })
+		if p := changed(before, canarySnapshot(t, root)); p == "" {
+			t.Errorf("%q did no damage when run", line)
+		}
+		if len(allowedBy) > 0 {
+			t.Errorf("%q was allowed by %v", line, allowedBy)
+		}
+	}
+	checkOrdinary(t, template, []string{
+		`hyperfine -r1 'cd sub && cd .. && wc -l README'`,
+		`hyperfine -r1 --export-json out.json 'wc -l README'`,
+		`hyperfine -r1 'wc -l sub/.keep' 'cat README'`,
+	}, nil)
 }

@@ -437,7 +437,8 @@ func (an *analyzer) guessScript(s string, depth int) {
 // string runs, its redirections' targets and its assignments' values
 // (and through them its loops' variables) are the paths it may write (see guessScript), taken from
 // the directories its cd goes to (see scopeCwds), while its fields as
-// such (a cd's "..") are not.
+// such (a cd's "..") are not. Each word left out is recorded whole as a
+// path the command may write.
 func (an *analyzer) withoutScripts(name string, args []word) []word {
 	if notRunners.get()[name] || isCompiler(name) || strings.HasPrefix(name, "go1.") {
 		return args
@@ -450,6 +451,15 @@ func (an *analyzer) withoutScripts(name string, args []word) []word {
 			if out == nil {
 				out = slices.Clone(args[:i])
 			}
+			// The word as a whole may still be a file the command
+			// writes (hyperfine --export-json 'cat x/.bashrc' true
+			// wrote the home's .bashrc through a link named "cat x",
+			// round 92): it is one path, not split at its blanks.
+			if len(an.a.accesses) >= maxAccessPaths {
+				an.opaque("the command touches too many paths to check")
+				continue
+			}
+			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: t, unknown: true})
 			continue
 		}
 		if out != nil {
