@@ -156,3 +156,35 @@ func TestCanaryRound92StringWordIsAlsoAPath(t *testing.T) {
 		`hyperfine -r1 'wc -l sub/.keep' 'cat README'`,
 	}, nil)
 }
+
+// Reads a command string makes after its cd that the gate judges by the
+// words of the line (an option's value, a loop's list) or from where a
+// command runs: gatestr68's scopeCwds took the string's directories out of
+// the line's, so these were judged from the workdir only. Real bash under
+// bwrap (hyperfine 1.15) printed ~/.ssh/id_ed25519 for each line, each
+// allowed before (round 92).
+func TestRound92StringReadsFromItsOwnDirs(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "PRIVATE\n", filepath.Join(home, ".ssh", "id_ed25519"))
+	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"), filepath.Join(wd, "sub", ".keep"))
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`hyperfine --show-output -r1 'cd ../home; diff --from-file=.ssh/id_ed25519 /dev/null'`,
+		`hyperfine --show-output -r1 'cd ../home/.ssh; for f in *; do cat "$f"; done'`,
+		`hyperfine --show-output -r1 'cd ../home/.ssh; for f in id_ed25519; do cat $f; done'`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{
+		`hyperfine -r1 'cd sub && cd .. && wc -l README'`, `hyperfine -r1 'cd sub; ls' && touch x`,
+		`hyperfine -r1 'cd sub; true' && touch x`, `hyperfine -r1 'cd sub; wc -l .keep'`,
+		`hyperfine -r1 'cd sub; for f in *; do wc -l "$f"; done'`,
+	} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}

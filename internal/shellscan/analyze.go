@@ -127,6 +127,10 @@ type bashAnalysis struct {
 	// for the starting directory, then the targets of cd (relative to
 	// the starting directory, or absolute).
 	cwds []string
+	// scriptDirs are the directories a command string's cd went to, which
+	// the line's own cwds no longer hold once the string ends (see
+	// scopeCwds).
+	scriptDirs []string
 	// reasons, when not empty, say why the line is opaque.
 	reasons []string
 	// pathsUnknown, when set, says why the line may touch files the

@@ -657,6 +657,11 @@ func (an *analyzer) scopeCwds(m cwdMarks) {
 	if len(own) == 0 {
 		return
 	}
+	for _, c := range own {
+		if !contains(an.a.scriptDirs, c) {
+			an.a.scriptDirs = append(an.a.scriptDirs, c)
+		}
+	}
 	relocated := func(p string) []string {
 		if p == "" || path.IsAbs(p) {
 			return nil
