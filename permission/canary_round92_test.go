@@ -188,3 +188,31 @@ func TestRound92StringReadsFromItsOwnDirs(t *testing.T) {
 		}
 	}
 }
+
+// curl takes an unambiguous abbreviation of a long option: --netrc-o,
+// --netrc-opt and --netrc-optiona are --netrc-optional. Real curl 7.88
+// under bwrap, given a home's .netrc for 127.0.0.1 and -v, printed the
+// Authorization header (u:SECRETPW) to a local server for each, and the
+// gate allowed each, knowing only the whole option (round 92).
+func TestRound92CurlNetrcAbbreviated(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "machine 127.0.0.1 login u password SECRETPW\n", filepath.Join(home, ".netrc"))
+	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"))
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`curl --netrc-o -v http://127.0.0.1:18992/`,
+		`curl --netrc-opt -v http://127.0.0.1:18992/`,
+		`curl --netrc-optiona -v http://127.0.0.1:18992/`,
+		`hyperfine --show-output -r1 'curl --netrc-opt -v http://127.0.0.1:18992/'`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{`curl -v http://127.0.0.1:18992/`, `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:18992/`} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
