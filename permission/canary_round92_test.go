@@ -124,6 +124,29 @@ func TestRound92WrappedCredentialPrinterInString(t *testing.T) {
 // .bashrc and .git/hooks/pre-commit with these lines, each allowed before
 // (round 92); the canary fixture has no link named so, hence a fixture of
 // this test's own.
+// canaryRound92 are lines of the canary fixture: real bash under bwrap
+// (hyperfine 1.15) wrote the home's .bashrc with each, and "allow bash"
+// allowed each before (round 92).
+var canaryRound92 = map[string][]string{
+	// xxd IN OUT writes OUT: gatestr68's readsOnly took every operand of
+	// a reader of fileCommands in a command string as a read, xxd's
+	// second among them.
+	"1-xxd-writes-its-second-operand-in-a-string": {
+		`hyperfine -r1 'xxd README link'`,
+		`hyperfine -r1 'cd ../home; xxd ../work/README .bashrc'`,
+		`hyperfine -r1 'xxd -c 8 README link'`,
+		`hyperfine -r1 'cd sub; xxd ../README ../link'`,
+	},
+}
+
+func TestCanaryRound92(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine", "xxd")
+	template := checkCanaryRound(t, canaryRound92)
+	checkOrdinary(t, template, []string{
+		`hyperfine -r1 'xxd README'`, `hyperfine -r1 'xxd README out.hex'`, `xxd README out.hex`,
+	}, nil)
+}
+
 func TestCanaryRound92StringWordIsAlsoAPath(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
 	template := canaryTemplate(t)
