@@ -239,3 +239,34 @@ func TestRound92CurlNetrcAbbreviated(t *testing.T) {
 		}
 	}
 }
+
+// A recursive read after a cd the analysis cannot follow: cd -P link2/..
+// (link2 leads to the home's .config) went to the home, and real bash
+// under bwrap printed ~/.ssh/id_ed25519 for each line; the gate allowed
+// each, the tail "." naming no credential (round 92; before gatesec68
+// and gatestr68 too).
+func TestRound92TreeReadInUnknownDir(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	writeSecretFiles(t, "PRIVATE\n", filepath.Join(home, ".ssh", "id_ed25519"))
+	writeSecretFiles(t, "x\n", filepath.Join(home, ".config", "x"), filepath.Join(wd, "README"), filepath.Join(wd, "sub", ".keep"))
+	if err := os.Symlink(filepath.Join(home, ".config"), filepath.Join(wd, "link2")); err != nil {
+		t.Fatal(err)
+	}
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`cd -P link2/..; grep -r PRIVATE`,
+		`cd -P link2/..; grep -r PRIVATE .`,
+		`cd -P link2/..; grep -R PRIVATE ./`,
+		`cd -; grep -r PRIVATE .`,
+	} {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{`cd sub; grep -r x .`, `cd -P sub; grep -r x`, `grep -r x .`, `cd -; ls`} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
