@@ -91,13 +91,13 @@ func (g *Gate) screenBash(call Call) bashScreen {
 	for _, acc := range a.Accesses {
 		if acc.Unknown {
 			if s.opaque == "" {
-				s.opaque = g.unknownWrite(a.Dirs, acc)
+				s.opaque = g.unknownWrite(writeDirs(a), acc)
 			}
 			continue
 		}
 		if acc.Runs {
 			if s.opaque == "" {
-				s.opaque = g.runsOutside(a.Dirs, acc)
+				s.opaque = g.runsOutside(writeDirs(a), acc)
 			}
 			continue
 		}
@@ -126,7 +126,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
 		}
 		ancestors := acc.Mode == shellscan.Delete || acc.Tree
-		for _, dir := range a.Dirs {
+		for _, dir := range writeDirs(a) {
 			target := g.absTarget(dir, acc.Path)
 			if target == "" {
 				if s.opaque == "" {
@@ -720,4 +720,13 @@ func (g *Gate) hitsProtected(target string, ancestors bool) bool {
 // holding one); see [pathmatch.PatternHits].
 func (g *Gate) patternHits(target string, ancestors bool) bool {
 	return pathmatch.PatternHits(target, g.protected, ancestors)
+}
+
+// writeDirs are the directories the paths a's line writes are taken from
+// (see [shellscan.Analysis.WriteDirs]); Dirs when the analysis has none.
+func writeDirs(a *shellscan.Analysis) []string {
+	if a.WriteDirs == nil {
+		return a.Dirs
+	}
+	return a.WriteDirs
 }

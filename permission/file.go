@@ -721,7 +721,7 @@ func (set *fileSet) selfProtect(call Call) (Verdict, bool) {
 			if acc.Mode == shellscan.Read {
 				continue
 			}
-			for _, t := range targets(acc.Path, a.Dirs) {
+			for _, t := range targets(acc.Path, writeDirs(a)) {
 				if set.hits(call.ws, t, acc.Mode == shellscan.Delete || acc.Tree) {
 					return deny, true
 				}

@@ -84,6 +84,9 @@ type access struct {
 	output bool
 	// executable marks a file chmod may make executable.
 	executable bool
+	// credential marks the read of the file a credential printer prints
+	// (see credentialPrinter): a guessed command keeps it.
+	credential bool
 	// built marks an unknown path a compiler driver or make was given,
 	// or the program go build writes of the workdir's own packages (see
 	// goBuiltHere): what it writes there is built from the sources it
@@ -125,6 +128,10 @@ type bashAnalysis struct {
 	// for the starting directory, then the targets of cd (relative to
 	// the starting directory, or absolute).
 	cwds []string
+	// scriptDirs are the directories a command string's cd went to, which
+	// the line's own cwds no longer hold once the string ends (see
+	// scopeCwds).
+	scriptDirs []string
 	// reasons, when not empty, say why the line is opaque.
 	reasons []string
 	// pathsUnknown, when set, says why the line may touch files the

@@ -104,7 +104,12 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 		// Authorization header) and any host of the line's choosing
 		// receives.
 		"curl": {".netrc", func(_ []string, args []word) bool {
-			return hasOption(args, "--netrc", "--netrc-optional") || slices.ContainsFunc(args, curlNetrcFlag)
+			// curl takes an abbreviation of a long option (--netrc-opt
+			// -v printed the Authorization header, round 92).
+			return hasOption(args, "--netrc", "--netrc-optional") || slices.ContainsFunc(args, curlNetrcFlag) ||
+				slices.ContainsFunc(args, func(w word) bool {
+					return len(w.text) >= len("--netrc-o") && strings.HasPrefix("--netrc-optional", w.text)
+				})
 		}},
 		"gcloud": {".config/gcloud", subIs("auth print-access-token", "auth print-identity-token",
 			"auth application-default print-access-token", "config config-helper", "secrets versions access")},
@@ -247,5 +252,9 @@ func (an *analyzer) credentialPrinter(name string, args []word) {
 		an.opaque(name + " prints a credential it keeps in the home, which is unknown")
 		return
 	}
+	n := len(an.a.accesses)
 	an.addAccess(word{text: path.Join(an.home, p.file)}, modeRead, name, false)
+	for i := n; i < len(an.a.accesses); i++ {
+		an.a.accesses[i].credential = true
+	}
 }

@@ -1051,6 +1051,12 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		!(spec.mode == modeWrite && noModeOperand(name, args)) {
 		ops = ops[1:]
 	}
+	if len(ops) == 0 && searchesCwd(name, args) {
+		// grep -r PATTERN and rg PATTERN read every file beneath the
+		// directory they run in: cd ../home && grep -r PRIVATE printed
+		// ~/.ssh/id_ed25519 in real bash and was allowed (round 92).
+		an.addAccess(word{text: "."}, modeRead, name, true)
+	}
 	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
 		(hasShortFlag(args, 'r') || hasShortFlag(args, 'R') || hasShortFlag(args, 'a') || hasAny(args, "--recursive", "--archive"))
 	// chmod -R .git and gzip -r .git write every file beneath the operand,
@@ -2175,4 +2181,38 @@ func (an *analyzer) java(name string, args []word) {
 			}
 		}
 	}
+}
+
+// searchesCwd reports whether name, a searcher of fileCommands, given
+// args and no path reads the tree of its working directory: grep, egrep
+// and fgrep given -r, -R, --recursive, --dereference-recursive or -d
+// recurse (in any spelling getopt takes, which errs on the side of a
+// read), rg, ag and ack always.
+func searchesCwd(name string, args []word) bool {
+	switch name {
+	case "rg", "ag", "ack":
+		return true
+	case "grep", "egrep", "fgrep":
+	default:
+		return false
+	}
+	for i, a := range args {
+		t := a.text
+		switch {
+		case a.dynamic || t == "--":
+			return a.dynamic
+		case strings.HasPrefix(t, "--rec") || strings.HasPrefix(t, "--der") || strings.HasPrefix(t, "--di"):
+			return true
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
+			for j := 1; j < len(t); j++ {
+				if t[j] == 'r' || t[j] == 'R' || t[j] == 'd' && (t[j+1:] == "recurse" || j+1 == len(t) && i+1 < len(args) && args[i+1].text == "recurse") {
+					return true
+				}
+				if strings.IndexByte("efmABCDd", t[j]) >= 0 {
+					break // the rest is the option's value
+				}
+			}
+		}
+	}
+	return false
 }

@@ -367,6 +367,14 @@ func (an *analyzer) guessScript(s string, depth int) {
 						an.pathArg(w, modeRead, cw[0].text)
 					}
 				}
+				if searchesCwd(cw[0].text, cw[1:]) {
+					// grep -r PATTERN reads the tree where the string's
+					// cd went (hyperfine 'cd ../home && grep -r
+					// PRIVATE' printed the key, round 92); with paths
+					// it reads them instead, which asks only where the
+					// directory itself holds a credential.
+					an.pathArg(word{text: "."}, modeRead, cw[0].text)
+				}
 			} else if !ws[0].dynamic && !ws[0].pattern && !strings.Contains(ws[0].text, "/") {
 				// The program named without a path is PATH's, not a
 				// file where the string runs.
@@ -431,7 +439,8 @@ func (an *analyzer) guessScript(s string, depth int) {
 // string runs, its redirections' targets and its assignments' values
 // (and through them its loops' variables) are the paths it may write (see guessScript), taken from
 // the directories its cd goes to (see scopeCwds), while its fields as
-// such (a cd's "..") are not.
+// such (a cd's "..") are not. Each word left out is recorded whole as a
+// path the command may write.
 func (an *analyzer) withoutScripts(name string, args []word) []word {
 	if notRunners.get()[name] || isCompiler(name) || strings.HasPrefix(name, "go1.") {
 		return args
@@ -444,6 +453,15 @@ func (an *analyzer) withoutScripts(name string, args []word) []word {
 			if out == nil {
 				out = slices.Clone(args[:i])
 			}
+			// The word as a whole may still be a file the command
+			// writes (hyperfine --export-json 'cat x/.bashrc' true
+			// wrote the home's .bashrc through a link named "cat x",
+			// round 92): it is one path, not split at its blanks.
+			if len(an.a.accesses) >= maxAccessPaths {
+				an.opaque("the command touches too many paths to check")
+				continue
+			}
+			an.a.accesses = append(an.a.accesses, access{mode: modeRead, path: t, unknown: true})
 			continue
 		}
 		if out != nil {
@@ -596,6 +614,12 @@ func readsOnly(w word) bool {
 	if w.dynamic || w.pattern || w.special || strings.Contains(w.text, "/") {
 		return false
 	}
+	if w.text == "xxd" {
+		// fileCommand takes xxd's second operand as the file it writes
+		// (hyperfine -r1 'xxd README link' wrote the home's .bashrc
+		// through link, round 92).
+		return false
+	}
 	spec, ok := fileCommands.get()[w.text]
 	if !ok || spec.mode != modeRead || spec.last != 0 {
 		return false
@@ -614,11 +638,12 @@ func readsOnly(w word) bool {
 type cwdMarks struct {
 	cwds                                           []string
 	accesses, uses, writes, handed, unnamed, paths int
+	patterns, readPatterns                         int
 }
 
 func (an *analyzer) cwdMarks() cwdMarks {
 	return cwdMarks{slices.Clone(an.a.cwds), len(an.a.accesses), len(an.codeUses), len(an.guessWrites),
-		len(an.handed), len(an.unnamed), len(an.guessedPaths)}
+		len(an.handed), len(an.unnamed), len(an.guessedPaths), len(an.a.patterns), len(an.a.readPatterns)}
 }
 
 // scopeCwds ends the walk of a command string that started at m: the
@@ -640,6 +665,11 @@ func (an *analyzer) scopeCwds(m cwdMarks) {
 	if len(own) == 0 {
 		return
 	}
+	for _, c := range own {
+		if !contains(an.a.scriptDirs, c) {
+			an.a.scriptDirs = append(an.a.scriptDirs, c)
+		}
+	}
 	relocated := func(p string) []string {
 		if p == "" || path.IsAbs(p) {
 			return nil
@@ -657,6 +687,24 @@ func (an *analyzer) scopeCwds(m cwdMarks) {
 	relocateFrom(&an.unnamed, m.unnamed, func(x *unnamedWrite) *string { return &x.dir }, relocated)
 	for i, n := m.paths, len(an.guessedPaths); i < n; i++ {
 		an.guessedPaths = append(an.guessedPaths, relocated(an.guessedPaths[i])...)
+	}
+	// The glob words it read or handed a program are expanded where its
+	// cd went, as its paths are: hyperfine --show-output 'cd ~; cat
+	// .s*/id_ed25519' printed the key while .s*/id_ed25519 was looked
+	// for in the workdir only (round 92).
+	for i, n := m.patterns, len(an.a.patterns); i < n; i++ {
+		for _, p := range relocated(an.a.patterns[i]) {
+			if len(an.a.patterns) >= maxAccessPaths {
+				an.opaque("the command is given too many patterns to check")
+				return
+			}
+			an.a.patterns = append(an.a.patterns, p)
+		}
+	}
+	for i, n := m.readPatterns, len(an.a.readPatterns); i < n; i++ {
+		for _, p := range relocated(an.a.readPatterns[i]) {
+			an.readPattern(p)
+		}
 	}
 }
 
@@ -773,7 +821,16 @@ func (an *analyzer) guessCommand(ws []word, depth, chain int) {
 	}
 	uses := an.codeUses[len(saved.codeUses):]
 	if !nested {
-		an.a.accesses = an.a.accesses[:accesses]
+		// A credential printer it wraps prints as on the line
+		// (hyperfine --show-output 'env kubectl config view --raw',
+		// timeout 5 …, nice …, nohup … printed the token, round 92).
+		kept := an.a.accesses[:accesses]
+		for _, acc := range an.a.accesses[accesses:] {
+			if acc.credential {
+				kept = append(kept, acc)
+			}
+		}
+		an.a.accesses = kept
 		an.a.cwds = an.a.cwds[:cwds]
 		an.a.pathsUnknown = unknown
 	}

@@ -20,6 +20,8 @@
 // still be checked against the commands the analysis did see.
 package shellscan
 
+import "slices"
+
 // Options configures [Analyze]. The zero value knows no home directory and
 // no working directory: ~, $HOME and $PWD are then unknown expansions.
 type Options struct {
@@ -202,6 +204,15 @@ type Analysis struct {
 	// only known when the line runs (cat "$f", cat $(ls -d ~)/.pgpass);
 	// the unknown expansions keep their source text.
 	DynamicReads []string
+	// WriteDirs are the candidate working directories of the line's own
+	// commands, Dirs without those only a command string's cd went to:
+	// the paths a command string names are recorded also as taken from
+	// its own directories, so the paths the line writes are taken from
+	// these (hyperfine 'cd ..; true' && touch x writes the workdir's x).
+	// Dirs, which also hold the string's, are where a command may run and
+	// read (its settings files, a search of its directory, a read whose
+	// word the gate judges) (round 92).
+	WriteDirs []string
 	// DirsUnknown reports that the line changes to a working directory
 	// the analysis cannot follow (cd -, cd "$X"): a relative path may
 	// then lie anywhere, beyond each of Dirs.
@@ -226,7 +237,8 @@ func (a *Analysis) Reason() string {
 func Analyze(line string, opts Options) *Analysis {
 	in := analyzeBashRecipes(line, opts.Home, opts.Workdir, opts.ReadRecipe)
 	out := &Analysis{
-		Dirs:          in.cwds,
+		Dirs:          withScriptDirs(in.cwds, in.scriptDirs),
+		WriteDirs:     in.cwds,
 		Opaque:        len(in.reasons) > 0,
 		Reasons:       in.reasons,
 		Unlisted:      in.pathsUnknown,
@@ -249,6 +261,20 @@ func Analyze(line string, opts Options) *Analysis {
 	out.Accesses = make([]Access, len(in.accesses))
 	for i, a := range in.accesses {
 		out.Accesses[i] = Access{Mode: Mode(a.mode), Path: a.path, Tree: a.tree, Redirect: a.redirect, Pattern: a.pattern, Unknown: a.unknown, Runs: a.runs, Venv: a.venv, UvConfig: a.uvConfig, PipConfig: a.pipConfig, Lookup: a.lookup}
+	}
+	return out
+}
+
+// withScriptDirs returns cwds and each of script not among them.
+func withScriptDirs(cwds, script []string) []string {
+	out := cwds
+	for _, d := range script {
+		if !contains(out, d) {
+			if len(out) == len(cwds) {
+				out = slices.Clone(cwds)
+			}
+			out = append(out, d)
+		}
 	}
 	return out
 }
