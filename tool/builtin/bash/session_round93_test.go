@@ -21,7 +21,7 @@ import (
 // writing when told to after the call returned (review round 93).
 func TestBashKillsAProcessChainThatHopsPids(t *testing.T) {
 	for name, hop := range map[string]string{
-		"one-group":       "[ -e go ] && { echo late > pwned; exit; }\nsh hop.sh &\n",
+		"one-group": "[ -e go ] && { echo late > pwned; exit; }\nsh hop.sh &\n",
 	} {
 		t.Run(name, func(t *testing.T) { hopChain(t, hop) })
 	}
