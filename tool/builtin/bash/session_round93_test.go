@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/tool/builtin/bash"
 )
 
@@ -20,6 +21,7 @@ import (
 // process group (timeout(1) made one of its own) and outlived the line,
 // writing when told to after the call returned (review round 93).
 func TestBashKillsAProcessChainThatHopsPids(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "timeout", "sh")
 	for name, hop := range map[string]string{
 		"one-group": "[ -e go ] && { echo late > pwned; exit; }\nsh hop.sh &\n",
 	} {
