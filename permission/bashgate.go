@@ -223,24 +223,20 @@ func inBackground(input any) bool {
 // foreground line's processes when it ends; a background one lives on.
 // Only the redirections and tee's files of a line that opens them at once
 // (npm run dev > dev.log 2>&1, go run . | tee run.log, see
-// shellscan.RedirectsOpenAtStart) and writes to devices are left. It returns "" otherwise.
+// shellscan.FilesOpenedAtStart), not those of a command string it runs,
+// and writes to devices are left. It returns "" otherwise.
 func writesLater(line string, a *shellscan.Analysis) string {
-	atStart := shellscan.RedirectsOpenAtStart(line)
-	// tee opens its files when it starts, which in such a line is when
-	// the line starts (go run . 2>&1 | tee run.log).
-	teeFiles := map[string]bool{}
-	for _, c := range a.Commands {
-		if atStart && filepath.Base(c.Name) == "tee" {
-			for _, arg := range c.Args {
-				teeFiles[arg] = true
-			}
-		}
-	}
+	// Each redirection and tee file of the line's own commands excuses
+	// one access to its path: one inside a command string the line runs
+	// (sh -c 'sleep 2; echo x > sub/l/config', the same path redirected
+	// there too) opens it when it gets there.
+	atStart, _ := shellscan.FilesOpenedAtStart(line)
 	for _, acc := range a.Accesses {
 		if acc.Mode == shellscan.Read || acc.Runs || strings.HasPrefix(acc.Path, "/dev/") {
 			continue
 		}
-		if atStart && (acc.Redirect || teeFiles[acc.Path] && acc.Mode == shellscan.Write) {
+		if (acc.Redirect || acc.Mode == shellscan.Write) && atStart[acc.Path] > 0 {
+			atStart[acc.Path]--
 			continue
 		}
 		return "the command runs in the background and " + acc.Mode.String() + " " + clip(acc.Path) +

@@ -107,9 +107,18 @@ var canaryRound91Background = map[string][2]string{
 // when allowed, the real bash tool with a background registry, then waits
 // past the job's sleep: nothing protected may have changed.
 func TestCanaryRound91BackgroundCalls(t *testing.T) {
+	checkBackgroundPairs(t, canaryRound91Background)
+}
+
+// checkBackgroundPairs runs each pair as a run_in_background call and a
+// foreground one through the gate (allow-bash scenario) and, when
+// allowed, the real bash tool with a background registry, then waits past
+// the job's sleep: nothing protected may have changed.
+func checkBackgroundPairs(t *testing.T, pairs map[string][2]string) {
+	t.Helper()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
-	for name, pair := range canaryRound91Background {
+	for name, pair := range pairs {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			root := canaryFixture(t, template)

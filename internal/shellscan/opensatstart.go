@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -46,4 +47,88 @@ func simplePipeline(cmd syntax.Command) bool {
 		return simplePipeline(c.X.Cmd) && simplePipeline(c.Y.Cmd) && !c.X.Background && !c.Y.Background
 	}
 	return false
+}
+
+// FilesOpenedAtStart returns, for a line whose redirections are opened as
+// soon as it starts (see [RedirectsOpenAtStart]), how often each path
+// appears as the target of a redirection of the line's own commands or
+// as an operand of a tee among them (tee opens its files when it starts,
+// which in such a line is when the line starts), the path as written with
+// its quotes removed; ok is false for other lines. Only those are opened
+// at once: a command string the line's command runs (sh -c 'sleep 2; echo
+// x > f') redirects when it gets there, and so does tee in it. A path
+// with expansions is left out.
+func FilesOpenedAtStart(line string) (files map[string]int, ok bool) {
+	if !RedirectsOpenAtStart(line) {
+		return nil, false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, false
+	}
+	files = map[string]int{}
+	var stmt func(st *syntax.Stmt)
+	stmt = func(st *syntax.Stmt) {
+		switch c := st.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			stmt(c.X)
+			stmt(c.Y)
+			return
+		case *syntax.CallExpr:
+			if len(c.Args) > 0 {
+				if name, ok := literalWord(c.Args[0]); ok && path.Base(name) == "tee" {
+					for _, a := range c.Args[1:] {
+						if s, ok := literalWord(a); ok && !strings.HasPrefix(s, "-") {
+							files[s]++
+						}
+					}
+				}
+			}
+		}
+		for _, r := range st.Redirs {
+			switch r.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.DplOut:
+				s, ok := literalWord(r.Word)
+				if ok && r.Op == syntax.DplOut && (s == "-" || strings.Trim(s, "0123456789") == "") {
+					ok = false // 2>&1 and >&- copy or close a descriptor
+				}
+				if ok {
+					files[s]++
+				}
+			}
+		}
+	}
+	stmt(f.Stmts[0])
+	return files, true
+}
+
+// literalWord returns w's text with its quotes removed when it holds no
+// expansion.
+func literalWord(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }

@@ -30,3 +30,27 @@ func TestRedirectsOpenAtStart(t *testing.T) {
 		}
 	}
 }
+
+func TestFilesOpenedAtStart(t *testing.T) {
+	for line, want := range map[string]map[string]int{
+		`npm run dev > dev.log 2>&1`:                 {"dev.log": 1},
+		`go run . 2>&1 | tee -a "run.log" x`:         {"run.log": 1, "x": 1},
+		`sh -c 'sleep 2; echo x > f'`:                {},
+		`sh -c 'sleep 2; echo x > f' > f`:            {"f": 1},
+		`sh -c 'echo x | tee f'`:                     {},
+		`echo x > "$HOME/f" >> g`:                    {"g": 1},
+		`npm run dev &> 'srv log' 2>> err.log >&out`: {"srv log": 1, "err.log": 1, "out": 1},
+		`sleep 2; echo x > f`:                        nil,
+	} {
+		got, ok := shellscan.FilesOpenedAtStart(line)
+		if ok != (want != nil) || len(got) != len(want) {
+			t.Errorf("FilesOpenedAtStart(%q) = %v, %v, want %v", line, got, ok, want)
+			continue
+		}
+		for p, n := range want {
+			if got[p] != n {
+				t.Errorf("FilesOpenedAtStart(%q) = %v, want %v", line, got, want)
+			}
+		}
+	}
+}
