@@ -87,7 +87,7 @@ func FilesOpenedAtStart(line string) (files map[string]int, ok bool) {
 		}
 		for _, r := range st.Redirs {
 			switch r.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.DplOut:
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.DplOut:
 				s, ok := literalWord(r.Word)
 				if ok && r.Op == syntax.DplOut && (s == "-" || strings.Trim(s, "0123456789") == "") {
 					ok = false // 2>&1 and >&- copy or close a descriptor
