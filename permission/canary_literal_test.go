@@ -39,7 +39,9 @@ var canaryLiteral = map[string][]string{
 var canaryLiteralOrdinary = []string{
 	"[ -d .git ] && git status", "[ -f README ] || echo missing", "[ -d node_modules ] || ls",
 	"echo $((1+2))", "echo $(( (60 * 5) / 2 ))", "(( 2 > 1 )) && ls",
-	"set -euo pipefail; git status", "set -e; ls -la", "env | sort",
+	// env without a command prints the environment's credentials and
+	// asks since round 94; printenv of a named variable stays ordinary.
+	"set -euo pipefail; git status", "set -e; ls -la", "printenv PATH | sort",
 }
 
 func TestCanaryLiteral(t *testing.T) {

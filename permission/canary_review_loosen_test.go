@@ -94,9 +94,11 @@ var canaryReviewLoosenOrdinary = []string{
 	// [ and arithmetic
 	"echo $(( 3 * 4 ))", "(( 10 > 2 )) && git status", "echo $[2+2]", "while [ -e missing ]; do ls; done",
 	"[ -s README ] && wc -l README", "echo $(( (7 + 1) % 3 ))",
-	// set and env
+	// set and env (env without a command prints the environment's
+	// credentials and asks since round 94; printenv of a named variable
+	// stays ordinary)
 	"set -euo pipefail; git status", "set -e; set -u; ls", "set +e; ls missing; echo ok",
-	"set -o errexit -o nounset; cat README", "env | grep -c PATH", "env > /dev/null",
+	"set -o errexit -o nounset; cat README", "printenv PATH | grep -c /", "printenv HOME > /dev/null",
 	// tests and expansions near the fixed attacks
 	"[ -f README ] && cat README", "[ -d sub ] || ls", "test -e README && wc -l README",
 	`[ "a" = "b" ] || echo differ`, "[ ! -e missing ] && echo none",
