@@ -70,32 +70,7 @@ func assignLiteral(a *syntax.Assign) (string, bool) {
 	if a.Value == nil {
 		return "", true // NAME=
 	}
-	var b strings.Builder
-	for _, p := range a.Value.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(lit.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
+	return literalWord(a.Value)
 }
 
 // plainRead reports whether c is the read builtin given -r (and maybe -s)

@@ -103,7 +103,7 @@ func FilesOpenedAtStart(line string) (files map[string]int, ok bool) {
 }
 
 // literalWord returns w's text with its quotes removed when it holds no
-// expansion.
+// expansion (nor a $"…" string, translated when it runs).
 func literalWord(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", false
@@ -119,6 +119,9 @@ func literalWord(w *syntax.Word) (string, bool) {
 			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false // $"…" is translated when it runs
+			}
 			for _, q := range p.Parts {
 				l, ok := q.(*syntax.Lit)
 				if !ok {

@@ -41,6 +41,7 @@ func TestFilesOpenedAtStart(t *testing.T) {
 		`echo x > "$HOME/f" >> g`:                    {"g": 1},
 		`npm run dev &> 'srv log' 2>> err.log >&out`: {"srv log": 1, "err.log": 1, "out": 1},
 		`sleep 2; echo x > f`:                        nil,
+		`npm run dev > $"dev.log" 2> err.log`:        {"err.log": 1},
 	} {
 		got, ok := shellscan.FilesOpenedAtStart(line)
 		if ok != (want != nil) || len(got) != len(want) {
