@@ -170,9 +170,16 @@ var canaryRound91BackgroundOrdinary = []string{
 }
 
 func TestCanaryRound91BackgroundOrdinary(t *testing.T) {
+	checkBackgroundAllowed(t, canaryRound91BackgroundOrdinary)
+}
+
+// checkBackgroundAllowed checks that "allow bash" runs each of lines as a
+// run_in_background call.
+func checkBackgroundAllowed(t *testing.T, lines []string) {
+	t.Helper()
 	root := canaryFixture(t, canaryTemplate(t))
 	g := canaryGate(t, root, canaryAllowBashRules)
-	for _, line := range canaryRound91BackgroundOrdinary {
+	for _, line := range lines {
 		in, _ := json.Marshal(map[string]any{"command": line, "run_in_background": true})
 		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
 		if err != nil {

@@ -3,7 +3,6 @@
 package permission_test
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/lite-agent/lite-agent-go/permission"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
@@ -155,16 +152,5 @@ var canaryRound93BackgroundOrdinary = []string{
 }
 
 func TestCanaryRound93BackgroundOrdinary(t *testing.T) {
-	root := canaryFixture(t, canaryTemplate(t))
-	g := canaryGate(t, root, canaryAllowBashRules)
-	for _, line := range canaryRound93BackgroundOrdinary {
-		in, _ := json.Marshal(map[string]any{"command": line, "run_in_background": true})
-		out, err := g.Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !out.Run {
-			t.Errorf("background %q was refused: %+v", line, out.Verdict)
-		}
-	}
+	checkBackgroundAllowed(t, canaryRound93BackgroundOrdinary)
 }
