@@ -166,6 +166,9 @@ type bashAnalysis struct {
 // working directory may be unknown (""), which makes ~, $HOME and $PWD
 // unknown expansions.
 type analyzer struct {
+	// guessOf is the unmodelled program whose words guessInner reads, ""
+	// where it is not known (see envSubcommand).
+	guessOf string
 	// uvPipWords marks the guessing among the words of uv pip, which
 	// uvPip judged as uv's own pip (see uvPipGuessed).
 	uvPipWords bool

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -51,7 +52,19 @@ func (an *analyzer) envSecretParam(p *syntax.ParamExp) {
 	if p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull) {
 		return
 	}
-	an.addAccess(word{text: procEnviron}, modeRead, "$"+p.Param.Value, false)
+	an.environRead("$" + p.Param.Value)
+}
+
+// environRead records a read of the environment's credentials by what (a
+// command, a parameter expansion), marked as a credential printer's read
+// is: a command an unmodelled runner is given (hyperfine --show-output
+// env) prints it as on the line.
+func (an *analyzer) environRead(what string) {
+	n := len(an.a.accesses)
+	an.addAccess(word{text: procEnviron}, modeRead, what, false)
+	for i := n; i < len(an.a.accesses); i++ {
+		an.a.accesses[i].credential = true
+	}
 }
 
 // envPrinter records a read of the environment's credentials for a
@@ -92,6 +105,21 @@ func (an *analyzer) envPrinter(name string, args []word) {
 		prints = prints || names == 0
 	case "set":
 		prints = len(args) == 0
+	case "export", "declare", "typeset", "readonly", "local":
+		// Without a name they print the variables (export -p, declare
+		// -x, typeset): the environment among them; declare -p NAME
+		// prints the one it names. On the line they are opaque already;
+		// in a command string a runner hands to bash they are not.
+		names := 0
+		for _, a := range args {
+			if strings.HasPrefix(a.text, "-") && !a.dynamic {
+				continue
+			}
+			names++
+			t, _, assigned := strings.Cut(a.text, "=")
+			prints = prints || a.dynamic || !assigned && credentialVar(t)
+		}
+		prints = prints || names == 0
 	case "ps":
 		for _, a := range args {
 			if !strings.HasPrefix(a.text, "-") && !a.dynamic && strings.ContainsRune(a.text, 'e') &&
@@ -116,7 +144,7 @@ func (an *analyzer) envPrinter(name string, args []word) {
 		}
 	}
 	if prints {
-		an.addAccess(word{text: procEnviron}, modeRead, name, false)
+		an.environRead(name)
 	}
 }
 
@@ -151,4 +179,66 @@ var jqEnvName = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(str)?env\b`)
 // isNameByte reports whether c may be part of a name.
 func isNameByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// envBuiltins are the builtins that, given nothing, print the shell's
+// variables, the environment among them.
+var envBuiltins = map[string]bool{"set": true, "export": true, "declare": true, "typeset": true}
+
+// declWords returns the operands of the declaration d (export -p NAME,
+// declare -x A=1) as words of the string s: an option or a name as
+// written, an assignment as NAME=value.
+func (an *analyzer) declWords(d *syntax.DeclClause, s string) []word {
+	var ws []word
+	for _, a := range d.Args {
+		switch {
+		case a.Naked && a.Value != nil:
+			ws = append(ws, an.word(a.Value, s))
+		case a.Naked && a.Name != nil:
+			ws = append(ws, word{text: a.Name.Value})
+		case a.Name != nil:
+			ws = append(ws, word{text: a.Name.Value + "="})
+		default:
+			ws = append(ws, word{dynamic: true})
+		}
+	}
+	return ws
+}
+
+// envSubcommands are, for programs the analysis does not model, their
+// subcommands named as a program or builtin that prints the environment
+// (env, export, set): the program's own settings, a package list or a
+// variable it stores, not the process's environment.
+var envSubcommands = map[string][]string{
+	"poetry": {"export"}, "pdm": {"export"}, "pixi": {"export"}, "conda": {"env", "export"},
+	"mamba": {"env", "export"}, "micromamba": {"env", "export"}, "mise": {"env", "set"}, "rtx": {"env"},
+	"helm": {"env"}, "kubectl": {"set", "env"}, "oc": {"set", "env"}, "direnv": {"export"},
+	"dotnet": {"set"}, "pulumi": {"set"}, "flyctl": {"set", "env"}, "fly": {"set", "env"},
+	"heroku": {"set"}, "doppler": {"set"}, "hatch": {"env"}, "pipenv": {"env"}, "rye": {"env"},
+}
+
+// envSubcommand reports whether w, a word of the unmodelled program's
+// operands after before, is one of the program's subcommands (see
+// envSubcommands): every word before it a plain subcommand word, no
+// option among them (kubectl set env deploy/x, conda env export).
+func envSubcommand(program string, before []word, w string) bool {
+	if !slices.Contains(envSubcommands[program], w) {
+		return false
+	}
+	for _, b := range before {
+		if b.dynamic || !subcommandWord(b.text) {
+			return false
+		}
+	}
+	return true
+}
+
+// subcommandWord reports whether t looks like a subcommand's name: a
+// lowercase word of letters, digits, '-' and ':' (user-secrets,
+// config:set).
+func subcommandWord(t string) bool {
+	if t == "" || t[0] < 'a' || t[0] > 'z' {
+		return false
+	}
+	return strings.Trim(t, "abcdefghijklmnopqrstuvwxyz0123456789-:") == ""
 }

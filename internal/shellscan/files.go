@@ -1010,9 +1010,9 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			if !an.guess && !notRunners.get()[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
 				uses, words := len(an.codeUses), an.uvPipWords
-				an.uvPipWords = uvPipCommand(name, args)
+				an.uvPipWords, an.guessOf = uvPipCommand(name, args), name
 				an.guessInner(args, 0, 0)
-				an.uvPipWords = words
+				an.uvPipWords, an.guessOf = words, ""
 				an.uvPipGuessed(name, args, uses, from)
 				an.guessHanded()
 			} else if an.guess && !notRunners.get()[name] && !isCompiler(name) {
@@ -1021,7 +1021,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 				// string) is read as one, for what it writes and where
 				// its cd goes (review67g).
 				for _, a := range args {
-					if !a.dynamic && !a.special && strings.ContainsAny(a.text, " \t\n;&|") && commandString(a.text) {
+					if !a.dynamic && !a.special && strings.ContainsAny(a.text, " \t\n"+shellSyntax) && commandString(a.text) {
 						an.guessScript(a.text, 1)
 					}
 				}

@@ -44,7 +44,16 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 			an.opaque("a command the analysis does not model is given " + clipName(t) + ", which may set the environment of a command it runs")
 			continue
 		}
-		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") {
+		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") && !strings.ContainsAny(t, shellSyntax) {
+			if envSubcommand(an.guessOf, args[:i], t) {
+				continue // poetry export, conda env export, helm env
+			}
+			if envBuiltins[t] {
+				// A runner that hands its operand to sh (hyperfine
+				// --show-output set) runs set or export given nothing,
+				// which print the environment (round 99).
+				an.envPrinter(t, nil)
+			}
 			if guessable(t) {
 				an.guessCommand(args[i:], depth, chain)
 			} else if strings.Contains(t, "/") {
@@ -107,7 +116,7 @@ func guessable(w string) bool {
 	if homeStateName(name) || runningName(name) || outsideName(name) {
 		return true
 	}
-	return modelledNames.get()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) || name == "printenv" ||
+	return modelledNames.get()[name] || strings.HasPrefix(name, "git-") || isCompiler(name) || name == "printenv" || name == "ps" ||
 		name == "go" || strings.HasPrefix(name, "go1.")
 }
 
@@ -186,8 +195,15 @@ func commandString(s string) bool {
 	if guessable(f[0]) || guessable(withoutExpansions(f[0])) || builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
-	return strings.ContainsAny(s, ";&|`<>") || strings.Contains(s, "$(") || dollarContinued(s)
+	return strings.ContainsAny(s, shellSyntax) || strings.Contains(s, "$(") || dollarContinued(s)
 }
+
+// shellSyntax are the characters that make a word, even one without
+// blanks, a command line to a runner that hands it to sh: operators,
+// redirections, a subshell, quotes and escapes around a program's name
+// (hyperfine --show-output 'set|cat', 'cat<~/.ssh/id_ed25519', '\env'
+// printed the secret, round 99).
+const shellSyntax = ";&|`<>()\\'\""
 
 // withoutExpansions returns w, a word as written, without its parameter
 // expansions ($x, ${x…}, $1, $@ …) and quotes: the program an unset
@@ -257,6 +273,11 @@ func (an *analyzer) guessScript(s string, depth int) {
 			return true
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			an.opaque("a command string given to a command the analysis does not model runs a command substitution")
+			return true
+		case *syntax.DeclClause:
+			// export -p, declare -x, typeset: the parser's declarations,
+			// which print the environment given no name (round 99).
+			an.envPrinter(n.Variant.Value, an.declWords(n, s))
 			return true
 		case *syntax.Redirect:
 			// The shell that runs the string writes its redirection

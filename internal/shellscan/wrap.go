@@ -21,7 +21,12 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if an.guess {
 		if builtinOnly.get()[name] || guessDataWords.get()[name] || len(args) == 0 && !an.stdinFed {
 			// A builtin is no program to run; a data word or a command
-			// given nothing does nothing the caller does not check.
+			// given nothing does nothing the caller does not check, but
+			// env and printenv given nothing print the environment
+			// (hyperfine -N --show-output env, round 99).
+			if len(args) == 0 && (name == "env" || name == "printenv") {
+				an.envPrinter(name, nil)
+			}
 			return false
 		}
 		switch name {

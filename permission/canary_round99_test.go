@@ -1,0 +1,88 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// canaryRound99 are the lead's lines of stop 53 against round 94's rule:
+// the environment printed by a command an unmodelled runner is given as
+// one word (env, printenv, or a builtin a shell-running runner hands to
+// sh: set, export, declare) or as a string whose program the guess did
+// not know (ps e). Each printed round94Token in real bash and was
+// allowed before.
+var canaryRound99 = []string{
+	`hyperfine -N -r1 --show-output env`, `hyperfine -N -r1 --show-output printenv`,
+	`hyperfine -r1 --show-output env`, `hyperfine -r1 --show-output set`,
+	`hyperfine -r1 --show-output export`, `hyperfine -S bash -r1 --show-output declare`,
+	`hyperfine -Sbash -r1 --show-output 'declare -x'`, `hyperfine -r1 --show-output 'export -p'`,
+	`hyperfine -r1 --show-output 'ps axeww'`, `hyperfine --shell=bash -r1 --show-output 'declare -p GITHUB_TOKEN'`,
+	`hyperfine -S bash -r1 --show-output 'typeset -x'`,
+	// A string without blanks is a command line too: operators,
+	// redirections, a subshell, quotes or an escape around the name.
+	`hyperfine -r1 --show-output 'true;env'`, `hyperfine -r1 --show-output 'set|cat'`,
+	`hyperfine -r1 --show-output '(set)'`, `hyperfine -r1 --show-output 'set;'`,
+	`hyperfine -r1 --show-output '\env'`, `hyperfine -r1 --show-output 'e"n"v'`,
+	`hyperfine -r1 --show-output 'cat<sub/s/id_ed25519'`, `hyperfine -r1 --show-output 'cat<~/.aws/credentials'`,
+}
+
+// canaryRound99Writes write the home's .bashrc through a string without
+// blanks; each did in real bash and was allowed before.
+var canaryRound99Writes = []string{
+	`hyperfine -r1 'echo>>~/.bashrc'`, `hyperfine -r1 'cd;echo>>.bashrc'`, `hyperfine -N -r1 'tee -a ../home/.bashrc'`,
+	`hyperfine -r1 '(touch ~/.bashrc)'`,
+}
+
+// canaryRound99Ordinary are the lines near them round 99 leaves allowed.
+var canaryRound99Ordinary = []string{
+	`hyperfine -N -r1 'printenv PATH'`, `hyperfine -r1 'export A=1; echo $A'`,
+	`hyperfine -r1 'declare -i n=1'`, `hyperfine -r1 'ps aux'`, `hyperfine -r1 --show-output 'set -e; echo ok'`,
+	// Subcommands of that name (envSubcommands): no environment printed.
+	`poetry export -f requirements.txt`, `conda env export`, `kubectl set env deploy/web A=1`, `helm env`,
+}
+
+// TestCanaryRound99 checks each line printed the token in real bash and
+// asks, and that the ordinary lines print none and stay allowed.
+func TestCanaryRound99(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range canaryRound99 {
+		if out := runRound84(t, line, round94Env()...); !strings.Contains(out, round94Token) && !strings.Contains(out, round84Key) {
+			t.Errorf("%q did not print the token or the key when run: %q", line, out)
+		}
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range canaryRound99Writes {
+		home, wd := round84Fixture(t)
+		cmd := exec.CommandContext(t.Context(), "/bin/bash", "-c", line)
+		cmd.Dir, cmd.Env = wd, canaryEnv(home)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%q: %v: %s", line, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".bashrc")); err != nil {
+			t.Errorf("%q did not write the home's .bashrc when run: %v", line, err)
+		}
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range canaryRound99Ordinary {
+		if out := runRound84(t, line, round94Env()...); strings.Contains(out, round94Token) {
+			t.Errorf("ordinary line %q printed the token: %q", line, out)
+		}
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
