@@ -320,7 +320,7 @@ func (b *Background) Kill(id string) bool {
 	if exited {
 		return false
 	}
-	killGroup(bp.p.cmd)
+	bp.p.kill()
 	return true
 }
 
@@ -396,7 +396,7 @@ func (b *Background) Close() error {
 			bp.mu.Lock()
 			bp.killed = true
 			bp.mu.Unlock()
-			killGroup(bp.p.cmd)
+			bp.p.kill()
 		}
 	}
 	b.wg.Wait()

@@ -60,7 +60,66 @@ type Options struct {
 	// starts, and one it cannot wrap does not run. nil runs commands
 	// uncontained, with the rights of the current process.
 	Sandbox sandbox.Sandbox
+
+	// Containment says how the processes a command starts are found, to
+	// be killed, when it ends; the zero value is ContainAuto.
+	Containment Containment
 }
+
+// Containment says how the bash tool finds the processes a command
+// started, to kill them all when the command ends (it exits, times out,
+// is cancelled, exceeds its output cap or, in the background, is
+// stopped). Whatever it says, the command runs in a session and process
+// group of its own and that group is killed; the command's output and
+// exit code are the same.
+type Containment int
+
+const (
+	// ContainAuto starts each command in a cgroup of its own, as
+	// ContainCgroup does, where the process can make one and start a
+	// process in it, and otherwise (another system, no cgroup v2, no
+	// right to write it) contains it as ContainSession does. Which one a
+	// command gets is decided when it starts.
+	ContainAuto Containment = iota
+
+	// ContainSession kills, besides the command's process group, every
+	// process that /proc lists in the command's session, round after
+	// round until a round finds none (Linux; elsewhere, the process group
+	// only). It reaches a program that moved to a process group of its
+	// own (timeout(1) does) but not one that left the session (setsid(1),
+	// a daemon's double fork, start-stop-daemon, a program that does it
+	// inside), and, listing /proc not being atomic, a chain of processes
+	// each of which starts the next in a new process group and exits at
+	// once can outrun the rounds.
+	ContainSession
+
+	// ContainCgroup starts each command in a cgroup v2 of its own, made
+	// under the cgroup of the current process and removed when the
+	// command has ended, and kills the cgroup (cgroup.kill) with the
+	// process group and the session: nothing the command starts can leave
+	// it, whatever group or session it moves to, unless it has the right
+	// to move itself to another cgroup (root can). It needs the right to
+	// make a cgroup under the current one and to move a process into it
+	// (root in a container, or a cgroup systemd delegated, as a user
+	// service's or a scope's with Delegate=yes) on Linux 5.7 or later;
+	// [Tool] fails with a [*ContainmentError] where it cannot make one,
+	// and a command that cannot start in one does not run.
+	ContainCgroup
+)
+
+// A ContainmentError says that the containment asked for in
+// [Options.Containment] is not available here.
+type ContainmentError struct {
+	Containment Containment
+	Err         error // why
+}
+
+func (e *ContainmentError) Error() string {
+	return "bash tool: cannot contain commands in a cgroup: " + e.Err.Error()
+}
+
+// Unwrap returns the reason.
+func (e *ContainmentError) Unwrap() error { return e.Err }
 
 // bashTool holds the bash tool's configuration; it is fixed at
 // construction.
@@ -118,8 +177,25 @@ func Tool(opts Options) (tool.Tool, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("bash tool: shell: %w", err)
 	}
+	sh := shell{path: path, dir: filepath.Clean(opts.Workdir), env: cloneEnv(opts.Env), sandbox: opts.Sandbox, containment: opts.Containment}
+	switch opts.Containment {
+	case ContainAuto:
+		sh.cgroupParent, _ = cgroupParent()
+	case ContainCgroup:
+		parent, err := cgroupParent()
+		if err == nil {
+			err = probeCgroup(parent)
+		}
+		if err != nil {
+			return nil, &ContainmentError{Containment: ContainCgroup, Err: err}
+		}
+		sh.cgroupParent = parent
+	case ContainSession:
+	default:
+		return nil, fmt.Errorf("bash tool: unknown containment %d", opts.Containment)
+	}
 	b := &bashTool{
-		sh:        shell{path: path, dir: filepath.Clean(opts.Workdir), env: cloneEnv(opts.Env), sandbox: opts.Sandbox},
+		sh:        sh,
 		timeout:   opts.Timeout,
 		maxOutput: opts.MaxOutputBytes,
 		bg:        opts.Background,
