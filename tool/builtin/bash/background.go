@@ -297,7 +297,8 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
-// Kill kills the process group of the running command id and reports
+// Kill kills the processes of the running command id (its cgroup, process
+// group and session, as [Options.Containment] says) and reports
 // whether there was one. It does not wait for the command to end.
 func (b *Background) Kill(id string) bool {
 	b.mu.Lock()

@@ -105,6 +105,23 @@ const (
 	// [Tool] fails with a [*ContainmentError] where it cannot make one,
 	// and a command that cannot start in one does not run.
 	ContainCgroup
+
+	// ContainPIDNamespace runs each command as the first process of a PID
+	// namespace of its own, with its own /proc, through util-linux's
+	// unshare(1) (--pid --fork --mount-proc --kill-child, and, for a
+	// user other than root, --map-current-user, which needs unprivileged
+	// user namespaces and util-linux 2.38): when the shell ends or is
+	// killed, the kernel kills every process of the namespace, and none
+	// can leave it. It changes what a command sees, which is why it is
+	// never chosen by ContainAuto: the shell is pid 1 (a signal it sends
+	// itself without a handler is ignored), ps and /proc show only the
+	// command's processes, and no process of another call (a background
+	// server) can be seen or signalled. [Tool] fails with a
+	// [*ContainmentError] where unshare is missing or cannot make the
+	// namespace. With a [Options.Sandbox] it is not used: the sandbox
+	// must kill everything the command started when its process is
+	// killed.
+	ContainPIDNamespace
 )
 
 // A ContainmentError says that the containment asked for in
@@ -115,7 +132,11 @@ type ContainmentError struct {
 }
 
 func (e *ContainmentError) Error() string {
-	return "bash tool: cannot contain commands in a cgroup: " + e.Err.Error()
+	what := "a cgroup"
+	if e.Containment == ContainPIDNamespace {
+		what = "a PID namespace"
+	}
+	return "bash tool: cannot contain commands in " + what + ": " + e.Err.Error()
 }
 
 // Unwrap returns the reason.
@@ -135,11 +156,14 @@ type bashTool struct {
 // standard error:
 //
 //   - each command runs in its own session and process group, with
-//     standard input empty; when the command ends, times out, is cancelled
-//     or produces too much output, the whole group is killed with SIGKILL,
-//     and on Linux every process left in the session (one that moved to a
-//     group of its own, as timeout(1) does), so nothing it started outlives
-//     it but by setsid(2);
+//     standard input empty, and on Linux, where the process can make one,
+//     in a cgroup v2 of its own; when the command ends, times out, is
+//     cancelled or produces too much output, the cgroup, the whole group
+//     and, on Linux, every process left in the session (one that moved to
+//     a group of its own, as timeout(1) does) are killed with SIGKILL, so
+//     nothing it started outlives it, but, without a cgroup, by leaving
+//     the session (setsid(2), a daemon's double fork): see
+//     [Options.Containment];
 //   - empty output reads "(no output)" when the command succeeded, and is
 //     the error "Error: command exited with code N" when it did not;
 //     non-empty output is returned whatever the exit code, followed by a
@@ -190,6 +214,14 @@ func Tool(opts Options) (tool.Tool, error) {
 			return nil, &ContainmentError{Containment: ContainCgroup, Err: err}
 		}
 		sh.cgroupParent = parent
+	case ContainPIDNamespace:
+		if opts.Sandbox == nil {
+			args, err := unshareArgs()
+			if err != nil {
+				return nil, &ContainmentError{Containment: ContainPIDNamespace, Err: err}
+			}
+			sh.unshare = args
+		}
 	case ContainSession:
 	default:
 		return nil, fmt.Errorf("bash tool: unknown containment %d", opts.Containment)

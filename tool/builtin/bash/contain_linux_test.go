@@ -53,36 +53,73 @@ select(undef, undef, undef, 0.05) until -e "go"; open F, ">pwned"; print F "late
 }
 
 // Nothing a line starts outlives its call, however it leaves the line's
-// process group and session: the call's processes are in a cgroup of
-// their own, killed when it ends. Where no cgroup can be made the test is
-// skipped, saying why.
+// process group and session: the call's processes are in a cgroup or a
+// PID namespace of their own, killed when it ends. Where one cannot be
+// made here its cases are skipped, saying why.
 func TestBashContainsEscapes(t *testing.T) {
-	for name, c := range escapes {
-		t.Run(name, func(t *testing.T) {
-			tooltest.Need(t, tooltest.CanaryTools, c.needs...)
-			b, dir := cgroupBash(t, bash.Options{})
-			escaped(t, b, dir, c.line, c.hop)
-		})
+	for _, mode := range strongContainments {
+		for name, c := range escapes {
+			t.Run(mode.name+"/"+name, func(t *testing.T) {
+				tooltest.Need(t, tooltest.CanaryTools, c.needs...)
+				b, dir := containedBash(t, bash.Options{Containment: mode.c})
+				escaped(t, b, dir, c.line, c.hop)
+			})
+		}
 	}
 }
 
-// cgroupBash returns the bash tool with opts and ContainCgroup and its
-// workdir, skipping t where no cgroup can be made.
-func cgroupBash(t *testing.T, opts bash.Options) (tool.Tool, string) {
+// strongContainments are the containments nothing leaves.
+var strongContainments = []struct {
+	name string
+	c    bash.Containment
+}{{"cgroup", bash.ContainCgroup}, {"pidns", bash.ContainPIDNamespace}}
+
+// containedBash returns the bash tool with opts and its workdir, skipping
+// t where opts.Containment is not available here.
+func containedBash(t *testing.T, opts bash.Options) (tool.Tool, string) {
 	t.Helper()
-	opts.Containment = bash.ContainCgroup
 	if opts.Workdir == "" {
 		opts.Workdir = t.TempDir()
 	}
 	b, err := bash.Tool(opts)
 	var ce *bash.ContainmentError
 	if errors.As(err, &ce) {
-		t.Skipf("cgroup containment not tested: %v (it needs a writable cgroup v2: root, or a cgroup systemd delegated)", err)
+		t.Skipf("not tested: %v (a cgroup needs a writable cgroup v2: root, or a cgroup systemd delegated; "+
+			"a PID namespace needs util-linux's unshare and, but for root, unprivileged user namespaces)", err)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b, opts.Workdir
+}
+
+// A contained command's output, exit code and end are what they are
+// uncontained: its background jobs die with it, and one that runs too
+// long is killed with them.
+func TestBashContainedResults(t *testing.T) {
+	for _, mode := range strongContainments {
+		t.Run(mode.name, func(t *testing.T) {
+			b, dir := containedBash(t, bash.Options{Containment: mode.c, Timeout: 2 * time.Second})
+			for line, want := range map[string]string{
+				`echo out; echo err >&2; exit 3`: "out\nerr\n[exit code 3]",
+				`true`:                           "(no output)",
+				`exit 4`:                         "Error: command exited with code 4",
+				`sleep 30 & echo started`:        "started",
+				`sleep 30`:                       "Error: command timed out after 2000ms",
+			} {
+				start := time.Now()
+				if got := call(t, b, map[string]string{"command": line}).Content; got != want {
+					t.Errorf("%s: %q, want %q", line, got, want)
+				}
+				if d := time.Since(start); d > 8*time.Second {
+					t.Errorf("%s took %v", line, d)
+				}
+			}
+			// The background job died with the line: nothing holds the
+			// pipe, nothing writes.
+			escaped(t, b, dir, `(sleep 0.5; `+waitGo+`) & echo bg`, "")
+		})
+	}
 }
 
 // escaped runs line through b in dir (with hop.sh holding hop, if set)

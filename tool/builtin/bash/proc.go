@@ -24,7 +24,8 @@ type shell struct {
 	sandbox sandbox.Sandbox // nil: none
 
 	containment  Containment
-	cgroupParent string // where each command's cgroup is made; "": none
+	cgroupParent string   // where each command's cgroup is made; "": none
+	unshare      []string // the unshare(1) command a command runs under; nil: none
 }
 
 // A proc is a shell command running in its own process group, its
@@ -104,6 +105,9 @@ func (sh shell) startContained(command string, w *os.File) (*exec.Cmd, *cgroup, 
 // cgroup cgroupDir is open on unless it is nil.
 func (sh shell) startCmd(command string, w, cgroupDir *os.File) (*exec.Cmd, error) {
 	cmd := exec.Command(sh.path, "-c", command)
+	if sh.unshare != nil {
+		cmd = exec.Command(sh.unshare[0], append(sh.unshare[1:len(sh.unshare):len(sh.unshare)], "--", sh.path, "-c", command)...)
+	}
 	cmd.Dir = sh.dir
 	cmd.Env = sh.env
 	if cmd.Env == nil {
