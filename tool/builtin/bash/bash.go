@@ -78,8 +78,9 @@ const (
 	// ContainAuto starts each command in a cgroup of its own, as
 	// ContainCgroup does, where the process can make one and start a
 	// process in it, and otherwise (another system, no cgroup v2, no
-	// right to write it) contains it as ContainSession does. Which one a
-	// command gets is decided when it starts.
+	// right to write it) contains it as ContainSession does. [Tool] tries
+	// to make one and start a process in it; a command that cannot have
+	// one when it starts all the same gets the session sweep alone.
 	ContainAuto Containment = iota
 
 	// ContainSession kills, besides the command's process group, every
@@ -96,9 +97,11 @@ const (
 	// ContainCgroup starts each command in a cgroup v2 of its own, made
 	// under the cgroup of the current process and removed when the
 	// command has ended, and kills the cgroup (cgroup.kill) with the
-	// process group and the session: nothing the command starts can leave
-	// it, whatever group or session it moves to, unless it has the right
-	// to move itself to another cgroup (root can). It needs the right to
+	// process group and the session (and [Tool] kills and removes the
+	// cgroups a killed agent of this PID namespace left): nothing the
+	// command starts can leave it, whatever group or session it moves to,
+	// unless it has the right to move itself to another cgroup (root
+	// can). It needs the right to
 	// make a cgroup under the current one and to move a process into it
 	// (root in a container, or a cgroup systemd delegated, as a user
 	// service's or a scope's with Delegate=yes) on Linux 5.7 or later;
@@ -203,17 +206,17 @@ func Tool(opts Options) (tool.Tool, error) {
 	}
 	sh := shell{path: path, dir: filepath.Clean(opts.Workdir), env: cloneEnv(opts.Env), sandbox: opts.Sandbox, containment: opts.Containment}
 	switch opts.Containment {
-	case ContainAuto:
-		sh.cgroupParent, _ = cgroupParent()
-	case ContainCgroup:
+	case ContainAuto, ContainCgroup:
 		parent, err := cgroupParent()
 		if err == nil {
-			err = probeCgroup(parent)
+			err = probeCgroup(parent, path)
 		}
-		if err != nil {
+		if err == nil {
+			sh.cgroupParent = parent
+			sweepCgroups(parent)
+		} else if opts.Containment == ContainCgroup {
 			return nil, &ContainmentError{Containment: ContainCgroup, Err: err}
 		}
-		sh.cgroupParent = parent
 	case ContainPIDNamespace:
 		if opts.Sandbox == nil {
 			args, err := unshareArgs()

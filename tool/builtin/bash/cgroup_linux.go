@@ -105,7 +105,7 @@ func unescapeMount(s string) string {
 func newCgroup(parent string) (*cgroup, *os.File, error) {
 	var id [8]byte
 	rand.Read(id[:])
-	dir := filepath.Join(parent, fmt.Sprintf("lite-agent-bash-%d-%s", os.Getpid(), hex.EncodeToString(id[:])))
+	dir := filepath.Join(parent, cgroupPrefix(os.Getpid())+hex.EncodeToString(id[:]))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -157,12 +157,70 @@ func intoCgroup(cmd *exec.Cmd, f *os.File) {
 	cmd.SysProcAttr.CgroupFD = int(f.Fd())
 }
 
-// probeCgroup makes a cgroup under parent and removes it.
-func probeCgroup(parent string) error {
+// probeCgroup makes a cgroup under parent, starts shell (exit 0) in it
+// and removes it: the kernel may let a process make a cgroup and not
+// start one in it (clone3 missing, no right to write the cgroup.procs of
+// the current cgroup).
+func probeCgroup(parent, shell string) error {
 	c, f, err := newCgroup(parent)
 	if err != nil {
 		return err
 	}
-	f.Close()
-	return c.remove()
+	defer c.remove()
+	defer f.Close()
+	cmd := exec.Command(shell, "-c", "exit 0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	intoCgroup(cmd, f)
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("start a process in cgroup %s: %w", c.dir, err)
+	}
+	return nil
+}
+
+// cgroupPrefix begins the name of the cgroups the process pid (of the
+// current PID namespace) makes: "lite-agent-bash-<namespace>-<pid>-",
+// the namespace being the inode number of /proc/self/ns/pid, so that a
+// process of another PID namespace with the same pid, sharing the cgroup
+// tree, is not taken for it.
+func cgroupPrefix(pid int) string {
+	ns, err := os.Readlink("/proc/self/ns/pid") // "pid:[4026531836]"
+	if err != nil {
+		ns = "?"
+	}
+	ns = strings.TrimSuffix(strings.TrimPrefix(ns, "pid:["), "]")
+	return fmt.Sprintf("lite-agent-bash-%s-%d-", ns, pid)
+}
+
+// sweepCgroups kills and removes the cgroups under parent that a process
+// of the current PID namespace that no longer runs left: an agent that
+// was killed while a command ran leaves its cgroup, with what the command
+// started still running in it.
+func sweepCgroups(parent string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	var stale []*cgroup
+	for _, e := range entries {
+		name := e.Name()
+		rest, ok := strings.CutPrefix(name, "lite-agent-bash-")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		_, rest, _ = strings.Cut(rest, "-")
+		p, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(p)
+		if err != nil || pid <= 0 || !strings.HasPrefix(name, cgroupPrefix(pid)) {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			continue // it runs (or is some other process now)
+		}
+		c := &cgroup{dir: filepath.Join(parent, name)}
+		c.kill()
+		stale = append(stale, c)
+	}
+	for _, c := range stale {
+		c.remove()
+	}
 }

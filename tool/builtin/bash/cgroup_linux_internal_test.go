@@ -5,6 +5,7 @@ package bash
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -39,7 +40,7 @@ func run(t *testing.T, sh shell, command string) (*proc, string) {
 func TestCgroupRemovedWhenTheCommandEnds(t *testing.T) {
 	parent, err := cgroupParent()
 	if err == nil {
-		err = probeCgroup(parent)
+		err = probeCgroup(parent, "/bin/bash")
 	}
 	if err != nil {
 		t.Skipf("no cgroup can be made here: %v", err)
@@ -100,5 +101,71 @@ func TestCgroupUnavailable(t *testing.T) {
 	}
 	if _, err := Tool(Options{Workdir: sh.dir, Containment: ContainCgroup}); err != nil && !errors.As(err, &ce) {
 		t.Errorf("Tool: %v, want nil or a *ContainmentError", err)
+	}
+}
+
+// An agent killed while a command ran leaves the command's cgroup with
+// what it started running in it; the next bash tool made in the same
+// cgroup kills it and removes the cgroup, but leaves one whose agent
+// runs.
+func TestCgroupLeftByAKilledAgentIsSwept(t *testing.T) {
+	parent, err := cgroupParent()
+	if err == nil {
+		err = probeCgroup(parent, "/bin/bash")
+	}
+	if err != nil {
+		t.Skipf("no cgroup can be made here: %v", err)
+	}
+	dead := exec.Command("/bin/true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	live := exec.Command("sleep", "30")
+	if err := live.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer live.Wait()
+	defer live.Process.Kill()
+	sleepIn := func(dir string) *exec.Cmd {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd := exec.Command("sleep", "30")
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+		intoCgroup(cmd, f)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	staleDir := filepath.Join(parent, cgroupPrefix(dead.Process.Pid)+"test")
+	liveDir := filepath.Join(parent, cgroupPrefix(live.Process.Pid)+"test")
+	stale, running := sleepIn(staleDir), sleepIn(liveDir)
+	defer func() {
+		(&cgroup{dir: liveDir}).remove()
+		running.Wait()
+		stale.Process.Kill()
+		stale.Wait()
+		os.Remove(staleDir)
+	}()
+	if _, err := Tool(Options{Workdir: t.TempDir(), Containment: ContainCgroup}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(staleDir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the cgroup of the dead agent is left: %v", err)
+	}
+	if !zombie(stale.Process.Pid) {
+		t.Error("its process runs")
+	}
+	if _, err := os.Stat(liveDir); err != nil {
+		t.Errorf("the cgroup of the running agent: %v", err)
+	}
+	if zombie(running.Process.Pid) {
+		t.Error("the process in the running agent's cgroup was killed")
 	}
 }

@@ -24,4 +24,6 @@ func (*cgroup) remove() error { return nil }
 // intoCgroup does nothing: there are no cgroups on this platform.
 func intoCgroup(*exec.Cmd, *os.File) {}
 
-func probeCgroup(string) error { return errors.ErrUnsupported }
+func probeCgroup(string, string) error { return errors.ErrUnsupported }
+
+func sweepCgroups(string) {}
