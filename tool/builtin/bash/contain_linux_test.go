@@ -148,3 +148,52 @@ func escaped(t *testing.T, b tool.Tool, dir, line, hop string) {
 		t.Fatalf("a process of the line wrote after the call returned (output %q)", r.res.Content)
 	}
 }
+
+// A run_in_background command is contained on its own: what it started
+// that left its session lives while it runs, whatever other calls do, and
+// dies with it when it is stopped.
+func TestBackgroundContainsWhatLeftTheSession(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "setsid")
+	for _, mode := range strongContainments {
+		t.Run(mode.name, func(t *testing.T) {
+			finished := make(chan bash.Completion, 4)
+			bg, err := bash.NewBackground(bash.BackgroundOptions{OnExit: func(c bash.Completion) { finished <- c }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { bg.Close() })
+			b, dir := containedBash(t, bash.Options{Containment: mode.c, Background: bg})
+			kill := byName(t, bash.BackgroundTools(bg), "KillBackground")
+			daemon := `setsid -f bash -c 'while :; do [ -e ping ] && { rm ping; echo > pong; }; [ -e go ] && { echo late > pwned; exit; }; sleep 0.05; done'; sleep 30`
+			res := call(t, b, map[string]any{"command": daemon, "run_in_background": true})
+			m := startedRE.FindStringSubmatch(res.Content)
+			if m == nil {
+				t.Fatalf("start: %q", res.Content)
+			}
+			if got := call(t, b, map[string]string{"command": "echo foreground"}).Content; got != "foreground" {
+				t.Fatalf("foreground call: %q", got)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "ping"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				if _, err := os.Stat(filepath.Join(dir, "pong")); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the background command's daemon died with a foreground call")
+				}
+			}
+			call(t, kill, map[string]any{"id": m[1]})
+			select {
+			case c := <-finished:
+				if !c.Killed {
+					t.Errorf("completion %+v", c)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the background command did not end")
+			}
+			escaped(t, b, dir, "true", "")
+		})
+	}
+}
