@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -195,5 +196,27 @@ func TestBackgroundContainsWhatLeftTheSession(t *testing.T) {
 			}
 			escaped(t, b, dir, "true", "")
 		})
+	}
+}
+
+// recordingSandbox leaves a command as it is and records the program it
+// was asked to wrap.
+type recordingSandbox struct{ programs []string }
+
+func (s *recordingSandbox) Wrap(cmd *exec.Cmd) error {
+	s.programs = append(s.programs, cmd.Args[0])
+	return nil
+}
+
+// With a sandbox, ContainPIDNamespace leaves the containing to it: the
+// sandbox wraps the shell, not unshare(1).
+func TestBashPIDNamespaceLeavesASandboxAlone(t *testing.T) {
+	sb := &recordingSandbox{}
+	b, _ := containedBash(t, bash.Options{Containment: bash.ContainPIDNamespace, Sandbox: sb})
+	if got := call(t, b, map[string]string{"command": "echo $$"}).Content; got == "1" {
+		t.Errorf("the shell is pid 1 of a namespace of its own")
+	}
+	if len(sb.programs) != 1 || filepath.Base(sb.programs[0]) == "unshare" {
+		t.Errorf("the sandbox wrapped %q", sb.programs)
 	}
 }
