@@ -297,7 +297,8 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
-// Kill kills the process group of the running command id and reports
+// Kill kills the processes of the running command id (its cgroup, process
+// group and session, as [Options.Containment] says) and reports
 // whether there was one. It does not wait for the command to end.
 func (b *Background) Kill(id string) bool {
 	b.mu.Lock()
@@ -320,7 +321,7 @@ func (b *Background) Kill(id string) bool {
 	if exited {
 		return false
 	}
-	killGroup(bp.p.cmd)
+	bp.p.kill()
 	return true
 }
 
@@ -396,7 +397,7 @@ func (b *Background) Close() error {
 			bp.mu.Lock()
 			bp.killed = true
 			bp.mu.Unlock()
-			killGroup(bp.p.cmd)
+			bp.p.kill()
 		}
 	}
 	b.wg.Wait()

@@ -60,7 +60,90 @@ type Options struct {
 	// starts, and one it cannot wrap does not run. nil runs commands
 	// uncontained, with the rights of the current process.
 	Sandbox sandbox.Sandbox
+
+	// Containment says how the processes a command starts are found, to
+	// be killed, when it ends; the zero value is ContainAuto.
+	Containment Containment
 }
+
+// Containment says how the bash tool finds the processes a command
+// started, to kill them all when the command ends (it exits, times out,
+// is cancelled, exceeds its output cap or, in the background, is
+// stopped). Whatever it says, the command runs in a session and process
+// group of its own and that group is killed; the command's output and
+// exit code are the same.
+type Containment int
+
+const (
+	// ContainAuto starts each command in a cgroup of its own, as
+	// ContainCgroup does, where the process can make one and start a
+	// process in it, and otherwise (another system, no cgroup v2, no
+	// right to write it) contains it as ContainSession does. [Tool] tries
+	// to make one and start a process in it; a command that cannot have
+	// one when it starts all the same gets the session sweep alone.
+	ContainAuto Containment = iota
+
+	// ContainSession kills, besides the command's process group, every
+	// process that /proc lists in the command's session, round after
+	// round until a round finds none (Linux; elsewhere, the process group
+	// only). It reaches a program that moved to a process group of its
+	// own (timeout(1) does) but not one that left the session (setsid(1),
+	// a daemon's double fork, start-stop-daemon, a program that does it
+	// inside), and, listing /proc not being atomic, a chain of processes
+	// each of which starts the next in a new process group and exits at
+	// once can outrun the rounds.
+	ContainSession
+
+	// ContainCgroup starts each command in a cgroup v2 of its own, made
+	// under the cgroup of the current process and removed when the
+	// command has ended, and kills the cgroup (cgroup.kill) with the
+	// process group and the session (and [Tool] kills and removes the
+	// cgroups a killed agent of this PID namespace left): nothing the
+	// command starts can leave it, whatever group or session it moves to,
+	// unless it has the right to move itself to another cgroup (root
+	// can). It needs the right to
+	// make a cgroup under the current one and to move a process into it
+	// (root in a container, or a cgroup systemd delegated, as a user
+	// service's or a scope's with Delegate=yes) on Linux 5.7 or later;
+	// [Tool] fails with a [*ContainmentError] where it cannot make one,
+	// and a command that cannot start in one does not run.
+	ContainCgroup
+
+	// ContainPIDNamespace runs each command as the first process of a PID
+	// namespace of its own, with its own /proc, through util-linux's
+	// unshare(1) (--pid --fork --mount-proc --kill-child, and, for a
+	// user other than root, --map-current-user, which needs unprivileged
+	// user namespaces and util-linux 2.38): when the shell ends or is
+	// killed, the kernel kills every process of the namespace, and none
+	// can leave it. It changes what a command sees, which is why it is
+	// never chosen by ContainAuto: the shell is pid 1 (a signal it sends
+	// itself without a handler is ignored), ps and /proc show only the
+	// command's processes, and no process of another call (a background
+	// server) can be seen or signalled. [Tool] fails with a
+	// [*ContainmentError] where unshare is missing or cannot make the
+	// namespace. With a [Options.Sandbox] it is not used: the sandbox
+	// must kill everything the command started when its process is
+	// killed.
+	ContainPIDNamespace
+)
+
+// A ContainmentError says that the containment asked for in
+// [Options.Containment] is not available here.
+type ContainmentError struct {
+	Containment Containment
+	Err         error // why
+}
+
+func (e *ContainmentError) Error() string {
+	what := "a cgroup"
+	if e.Containment == ContainPIDNamespace {
+		what = "a PID namespace"
+	}
+	return "bash tool: cannot contain commands in " + what + ": " + e.Err.Error()
+}
+
+// Unwrap returns the reason.
+func (e *ContainmentError) Unwrap() error { return e.Err }
 
 // bashTool holds the bash tool's configuration; it is fixed at
 // construction.
@@ -76,11 +159,14 @@ type bashTool struct {
 // standard error:
 //
 //   - each command runs in its own session and process group, with
-//     standard input empty; when the command ends, times out, is cancelled
-//     or produces too much output, the whole group is killed with SIGKILL,
-//     and on Linux every process left in the session (one that moved to a
-//     group of its own, as timeout(1) does), so nothing it started outlives
-//     it but by setsid(2);
+//     standard input empty, and on Linux, where the process can make one,
+//     in a cgroup v2 of its own; when the command ends, times out, is
+//     cancelled or produces too much output, the cgroup, the whole group
+//     and, on Linux, every process left in the session (one that moved to
+//     a group of its own, as timeout(1) does) are killed with SIGKILL, so
+//     nothing it started outlives it, but, without a cgroup, by leaving
+//     the session (setsid(2), a daemon's double fork): see
+//     [Options.Containment];
 //   - empty output reads "(no output)" when the command succeeded, and is
 //     the error "Error: command exited with code N" when it did not;
 //     non-empty output is returned whatever the exit code, followed by a
@@ -118,8 +204,33 @@ func Tool(opts Options) (tool.Tool, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("bash tool: shell: %w", err)
 	}
+	sh := shell{path: path, dir: filepath.Clean(opts.Workdir), env: cloneEnv(opts.Env), sandbox: opts.Sandbox, containment: opts.Containment}
+	switch opts.Containment {
+	case ContainAuto, ContainCgroup:
+		parent, err := cgroupParent()
+		if err == nil {
+			err = probeCgroup(parent, path)
+		}
+		if err == nil {
+			sh.cgroupParent = parent
+			sweepCgroups(parent)
+		} else if opts.Containment == ContainCgroup {
+			return nil, &ContainmentError{Containment: ContainCgroup, Err: err}
+		}
+	case ContainPIDNamespace:
+		if opts.Sandbox == nil {
+			args, err := unshareArgs()
+			if err != nil {
+				return nil, &ContainmentError{Containment: ContainPIDNamespace, Err: err}
+			}
+			sh.unshare = args
+		}
+	case ContainSession:
+	default:
+		return nil, fmt.Errorf("bash tool: unknown containment %d", opts.Containment)
+	}
 	b := &bashTool{
-		sh:        shell{path: path, dir: filepath.Clean(opts.Workdir), env: cloneEnv(opts.Env), sandbox: opts.Sandbox},
+		sh:        sh,
 		timeout:   opts.Timeout,
 		maxOutput: opts.MaxOutputBytes,
 		bg:        opts.Background,

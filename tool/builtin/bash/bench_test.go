@@ -3,6 +3,7 @@ package bash_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os/exec"
 	"testing"
 
@@ -20,13 +21,11 @@ func perOp(b *testing.B) float64 { return float64(b.Elapsed().Nanoseconds()) / f
 
 // BenchmarkBash measures a bash call of "true" (a process group, a pipe,
 // the reader and the kill of the group) against running the same shell
-// with os/exec ("x-exec").
+// with os/exec ("x-exec"), with each containment: the default (a cgroup
+// where one can be made), the /proc session sweep alone and a PID
+// namespace.
 func BenchmarkBash(b *testing.B) {
 	dir := b.TempDir()
-	bt, err := bash.Tool(bash.Options{Workdir: dir})
-	if err != nil {
-		b.Fatal(err)
-	}
 	var baseline float64
 	b.Run("baseline=exec", func(b *testing.B) {
 		for b.Loop() {
@@ -38,13 +37,26 @@ func BenchmarkBash(b *testing.B) {
 		}
 		baseline = perOp(b)
 	})
-	b.Run("bash", func(b *testing.B) {
-		var tl tool.Tool = bt
-		for b.Loop() {
-			if res, err := tl.Call(context.Background(), nil, json.RawMessage(`{"command":"true"}`)); err != nil || res.IsError {
-				b.Fatal(res.Content, err)
+	for _, c := range []struct {
+		name string
+		c    bash.Containment
+	}{{"bash", bash.ContainAuto}, {"session", bash.ContainSession}, {"pidns", bash.ContainPIDNamespace}} {
+		b.Run(c.name, func(b *testing.B) {
+			bt, err := bash.Tool(bash.Options{Workdir: dir, Containment: c.c})
+			var ce *bash.ContainmentError
+			if errors.As(err, &ce) {
+				b.Skip(err)
 			}
-		}
-		ratio(b, baseline, "x-exec")
-	})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var tl tool.Tool = bt
+			for b.Loop() {
+				if res, err := tl.Call(context.Background(), nil, json.RawMessage(`{"command":"true"}`)); err != nil || res.IsError {
+					b.Fatal(res.Content, err)
+				}
+			}
+			ratio(b, baseline, "x-exec")
+		})
+	}
 }

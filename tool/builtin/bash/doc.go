@@ -4,9 +4,10 @@
 // handler runs, and every handler honours its context.
 //
 // bash runs each command with "/bin/bash -c" in its own session (and so
-// process group) and kills the whole group with SIGKILL, and on Linux every
-// process left in the session (timeout(1) moves to a group of its own),
-// when the command ends, times out (120
+// process group), on Linux in a cgroup v2 of its own where the process can
+// make one, and kills the cgroup and the whole group with SIGKILL, and on
+// Linux every process left in the session (timeout(1) moves to a group of
+// its own), when the command ends, times out (120
 // s by default), is cancelled or exceeds its output cap (1,000,000 bytes by
 // default). A [Background] registry runs commands the model starts with
 // run_in_background, keeping the last part of their output in a ring

@@ -10,8 +10,9 @@ import (
 )
 
 // drainGrace is how long the output of a finished command is still read
-// after its process group was killed: only a process that left the group
-// (a daemon that called setsid) can keep the pipe open that long.
+// after its processes were killed: only a process that left its process
+// group and session (a daemon that called setsid) where the command has
+// no cgroup can keep the pipe open that long.
 const drainGrace = 250 * time.Millisecond
 
 // A shell runs commands: the shell program, the directory, the
@@ -21,6 +22,10 @@ type shell struct {
 	dir     string
 	env     []string        // nil: the current environment at each start
 	sandbox sandbox.Sandbox // nil: none
+
+	containment  Containment
+	cgroupParent string   // where each command's cgroup is made; "": none
+	unshare      []string // the unshare(1) command a command runs under; nil: none
 }
 
 // A proc is a shell command running in its own process group, its
@@ -28,6 +33,7 @@ type shell struct {
 // reads.
 type proc struct {
 	cmd      *exec.Cmd
+	cg       *cgroup       // the command's own cgroup; nil: none
 	out      *os.File      // the read end of the output pipe
 	readDone chan struct{} // closed when the reader returns
 	waitDone chan struct{} // closed when the process has been waited for
@@ -42,32 +48,13 @@ func (sh shell) start(command string, sink func([]byte) bool) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(sh.path, "-c", command)
-	cmd.Dir = sh.dir
-	cmd.Env = sh.env
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
-	cmd.Stdout = w // an *os.File goes to the child as it is, with no copying
-	cmd.Stderr = w
-	inOwnGroup(cmd)
-	if sh.sandbox != nil {
-		if err := sh.sandbox.Wrap(cmd); err != nil {
-			r.Close()
-			w.Close()
-			return nil, err
-		}
-	}
-	err = cmd.Start()
-	w.Close()
-	for _, f := range cmd.ExtraFiles { // the sandbox's, for the child only
-		f.Close()
-	}
+	defer w.Close()
+	cmd, cg, err := sh.startContained(command, w)
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	p := &proc{cmd: cmd, out: r, readDone: make(chan struct{}), waitDone: make(chan struct{})}
+	p := &proc{cmd: cmd, cg: cg, out: r, readDone: make(chan struct{}), waitDone: make(chan struct{})}
 	go func() {
 		defer close(p.readDone)
 		buf := make([]byte, 32*1024)
@@ -90,12 +77,79 @@ func (sh shell) start(command string, sink func([]byte) bool) (*proc, error) {
 	return p, nil
 }
 
+// startContained starts command with its output going to w, in a cgroup
+// of its own when sh has a cgroupParent (nil otherwise). Where the cgroup
+// cannot be made or the process cannot start in it, the command starts
+// without one, unless sh requires one (ContainCgroup).
+func (sh shell) startContained(command string, w *os.File) (*exec.Cmd, *cgroup, error) {
+	if sh.cgroupParent != "" {
+		cg, f, err := newCgroup(sh.cgroupParent)
+		if err == nil {
+			var cmd *exec.Cmd
+			cmd, err = sh.startCmd(command, w, f)
+			f.Close()
+			if err == nil {
+				return cmd, cg, nil
+			}
+			cg.remove()
+		}
+		if sh.containment == ContainCgroup {
+			return nil, nil, &ContainmentError{Containment: ContainCgroup, Err: err}
+		}
+	}
+	cmd, err := sh.startCmd(command, w, nil)
+	return cmd, nil, err
+}
+
+// startCmd starts command through sh with its output going to w, in the
+// cgroup cgroupDir is open on unless it is nil.
+func (sh shell) startCmd(command string, w, cgroupDir *os.File) (*exec.Cmd, error) {
+	cmd := exec.Command(sh.path, "-c", command)
+	if sh.unshare != nil {
+		cmd = exec.Command(sh.unshare[0], append(sh.unshare[1:len(sh.unshare):len(sh.unshare)], "--", sh.path, "-c", command)...)
+	}
+	cmd.Dir = sh.dir
+	cmd.Env = sh.env
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Stdout = w // an *os.File goes to the child as it is, with no copying
+	cmd.Stderr = w
+	inOwnGroup(cmd)
+	if cgroupDir != nil {
+		intoCgroup(cmd, cgroupDir)
+	}
+	if sh.sandbox != nil {
+		if err := sh.sandbox.Wrap(cmd); err != nil {
+			return nil, err
+		}
+	}
+	err := cmd.Start()
+	for _, f := range cmd.ExtraFiles { // the sandbox's, for the child only
+		f.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return cmd, nil
+}
+
+// kill kills the command's processes: its cgroup's, if it has one, its
+// process group and, where the system lists processes by session, every
+// process left in its session. It does not wait for them to exit.
+func (p *proc) kill() {
+	if p.cg != nil {
+		p.cg.kill()
+	}
+	killGroup(p.cmd)
+}
+
 // stop kills the process group (whatever the command left running in it
 // included), waits for the process and for the output to be read, and
 // releases the pipe. It may be called once the process has exited or to
 // end it early.
 func (p *proc) stop() {
-	killGroup(p.cmd)
+	p.kill()
 	<-p.waitDone
 	// Processes that left the group may hold the pipe open; stop waiting
 	// for them after a grace period.
@@ -104,6 +158,10 @@ func (p *proc) stop() {
 	}
 	<-p.readDone
 	p.out.Close()
+	if p.cg != nil {
+		// A cgroup that cannot be removed holds only killed processes.
+		p.cg.remove()
+	}
 }
 
 // exitCode returns the process's exit code, or -1 and the signal's name if

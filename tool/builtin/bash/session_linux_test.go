@@ -24,20 +24,30 @@ func TestBashKillsWhatLeftTheProcessGroup(t *testing.T) {
 		"line-timeout": {`timeout 30 sleep 30 & echo $! > pid; wait`, 500 * time.Millisecond},
 		"nested":       {`sh -c 'timeout 30 sh -c "sleep 30" & echo $! > pid; sleep 0.3'`, 0},
 	} {
-		t.Run(name, func(t *testing.T) {
-			b, dir := newBash(t, bash.Options{Timeout: c.timeout})
-			pidPipe := fifo(t, dir, "pid")
-			in, _ := json.Marshal(map[string]string{"command": c.command})
-			done := goCall(context.Background(), b, string(in))
-			pid := readPID(t, pidPipe)
-			r := <-done
-			if r.err != nil {
-				t.Fatal(r.err)
-			}
-			if r.at > 5*time.Second {
-				t.Errorf("the call took %v", r.at)
-			}
-			processGone(t, pid)
-		})
+		for _, mode := range containments {
+			t.Run(name+"/"+mode.name, func(t *testing.T) {
+				b, dir := newBash(t, bash.Options{Timeout: c.timeout, Containment: mode.c})
+				pidPipe := fifo(t, dir, "pid")
+				in, _ := json.Marshal(map[string]string{"command": c.command})
+				done := goCall(context.Background(), b, string(in))
+				pid := readPID(t, pidPipe)
+				r := <-done
+				if r.err != nil {
+					t.Fatal(r.err)
+				}
+				if r.at > 5*time.Second {
+					t.Errorf("the call took %v", r.at)
+				}
+				processGone(t, pid)
+			})
+		}
 	}
 }
+
+// containments are the containments the kill tests run with: the /proc
+// session sweep, which every Linux has, and the default (a cgroup where
+// one can be made, the sweep elsewhere).
+var containments = []struct {
+	name string
+	c    bash.Containment
+}{{"session", bash.ContainSession}, {"auto", bash.ContainAuto}}

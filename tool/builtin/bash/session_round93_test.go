@@ -25,12 +25,14 @@ func TestBashKillsAProcessChainThatHopsPids(t *testing.T) {
 	for name, hop := range map[string]string{
 		"one-group": "[ -e go ] && { echo late > pwned; exit; }\nsh hop.sh &\n",
 	} {
-		t.Run(name, func(t *testing.T) { hopChain(t, hop) })
+		for _, mode := range containments {
+			t.Run(name+"/"+mode.name, func(t *testing.T) { hopChain(t, hop, mode.c) })
+		}
 	}
 }
 
-func hopChain(t *testing.T, hop string) {
-	b, dir := newBash(t, bash.Options{})
+func hopChain(t *testing.T, hop string, c bash.Containment) {
+	b, dir := newBash(t, bash.Options{Containment: c})
 	if err := os.WriteFile(filepath.Join(dir, "hop.sh"), []byte(hop), 0o644); err != nil {
 		t.Fatal(err)
 	}
