@@ -68,6 +68,12 @@ type Store struct {
 	// checks is the connection of the checks after a lost reply (see
 	// checkConn).
 	checks *checkShared
+	// life ends when Close has waited for the Acquires left running: a
+	// check after a lost reply still under way (see checkBound) ends
+	// with it, rather than dial the database for up to the lease's TTL
+	// after Close.
+	life    context.Context
+	endLife context.CancelFunc
 	// settling holds, per session, a channel closed once the lease an
 	// abandoned Acquire may have taken is released (see insertLease); an
 	// Acquire of the session through any Project of the Store waits for
@@ -170,6 +176,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		target: t,
 		checks: newCheckShared(),
 	}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	if s.ttl == 0 {
 		s.ttl = DefaultLeaseTTL
 	}
@@ -206,8 +213,10 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 // waiting for a lock), for up to the lease's TTL. On a database that does
 // not answer, Close returns after about 2 to 3 s: it then closes every
 // network connection of the Store (cancel requests under way among them),
-// and an Acquire's lease left taken expires after its TTL. Call it only
-// once no other call of the Store runs. On a nil or zero Store (one not
+// and an Acquire's lease left taken expires after its TTL. A write still
+// asking whether its lost reply landed (see [OutcomeUnknownError]) is
+// then ended: it fails with an *OutcomeUnknownError. Call it only once no
+// other call of the Store runs. On a nil or zero Store (one not
 // made by Open) it does nothing.
 func (s *Store) Close() {
 	if !s.open() {
@@ -234,6 +243,8 @@ func (s *Store) Close() {
 			}
 		}
 	}
+	// The checks of writes whose reply was lost end, and dial no more.
+	s.endLife()
 	// On a database that stopped answering, the goodbyes never end (see
 	// closeGrace): the connections are closed under them.
 	grace := time.AfterFunc(closeGrace, s.conns.close)
