@@ -31,7 +31,34 @@ type Proxy struct {
 	strand      bool          // see StrandRequest
 	noCancel    bool          // see DropCancels
 	counters    []*msgCounter // per connection accepted, in order: see Messages
+	hookMatch   []byte        // see OnRequest
+	hook        func()
 	wg          sync.WaitGroup
+}
+
+// OnRequest makes the proxy run fn when a client next sends a message
+// holding match, before it passes the message on (the client waits for
+// its answer meanwhile), so that a test can act at the moment a request
+// goes out: between two statements of a call, say. It is apart from the
+// rules of LoseReplyTo and the like, which it does not replace. The rule
+// applies once.
+func (p *Proxy) OnRequest(match []byte, fn func()) {
+	p.mu.Lock()
+	p.hookMatch, p.hook = bytes.Clone(match), fn
+	p.mu.Unlock()
+}
+
+// takeHook returns the function of OnRequest if b holds its match,
+// clearing the rule, and nil otherwise.
+func (p *Proxy) takeHook(b []byte) func() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hookMatch == nil || !bytes.Contains(b, p.hookMatch) {
+		return nil
+	}
+	fn := p.hook
+	p.hookMatch, p.hook = nil, nil
+	return fn
 }
 
 // A MessageCount is what clients sent through a Proxy: per connection, in
@@ -348,6 +375,9 @@ func (p *Proxy) serve() {
 						continue
 					}
 					if n > 0 && src == c {
+						if fn := p.takeHook(buf[:n]); fn != nil {
+							fn()
+						}
 						hit, drop, cut, delay, strand := p.take(buf[:n])
 						if hit && strand {
 							p.drop(c) // the server's side stays open

@@ -280,29 +280,32 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 // leaseLanded returns the token of the lease of session id that
 // insertLease's transaction lc took, its reply lost (the check found it
 // committed): the row that transaction wrote, known by its xmin (the
-// transaction's id, modulo 2^32) on the server it ran on, and still live.
-// A row written since (the lease expired and passed on, or was
-// swept) is another's and is left alone: the error is the write's, as
-// it is for a row found expired, which is this attempt's and is ended
-// first (a lease nobody knows of). A row that could not be read is an
-// *OutcomeUnknownError: the lease may stay until its TTL.
+// transaction's id, modulo 2^32) on the server it ran on. A row written
+// since (removed by a Clear of the project, say) is not this Acquire's:
+// the error is the write's, nothing held. A row that could not be read is
+// an *OutcomeUnknownError: the lease may stay until its TTL.
+//
+// The row is not found expired: the check and this read run within the
+// TTL from before the transaction began (insertLease's bound), and the
+// row expires the TTL after its transaction's start on the server. Only
+// a server clock stepped forward meanwhile could make it so, and the row,
+// unwritten since, is this Acquire's all the same, as a holder's whose
+// renewal came late: its renewals extend it, and should another holder
+// take it first, they fail and so do its writes (see checkLease).
+// Passing another holder's row off as the caller's is what must not
+// happen, and the xmin rules it out; an expired row of the caller's own
+// is not another's. (A branch that ended it was never reached.)
 func (p *Project) leaseLanded(ctx context.Context, id string, lc lostCommit) (int64, error) {
-	var (
-		token int64
-		live  bool
-	)
-	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT token, expires > now() FROM {leases}
+	var token int64
+	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT token FROM {leases}
 		WHERE namespace = $1 AND project = $2 AND session = $3 AND holder = $4
 		AND xmin::text = ($5::bigint % 4294967296)::text AND pg_postmaster_start_time() = $6`),
-		[]any{p.ns, p.project, id, p.s.holder, lc.xid, lc.started}, &token, &live)
+		[]any{p.ns, p.project, id, p.s.holder, lc.xid, lc.started}, &token)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return 0, lc.err
 	case err != nil:
 		return 0, &OutcomeUnknownError{Op: "lease acquisition", SessionID: id, Err: lc.err, Check: err}
-	case !live:
-		_ = p.endLease(ctx, id, token)
-		return 0, lc.err
 	}
 	return token, nil
 }
