@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -34,13 +33,8 @@ func TestCloseEndsTheCheckOfAWriteUnderWay(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-			schema := freshSchema(t)
-			const ttl = 10 * time.Second
-			st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: ttl})
-			if err != nil {
-				t.Fatal(err)
-			}
+			proxy, st := openProxied(t, postgres.Options{LeaseTTL: 10 * time.Second})
+			schema := st.Schema()
 			c := mpProject(t, st).Checkpointer()
 			if _, err := c.Append(t.Context(), "closing", []session.Event{session.UserEvent{Message: model.UserText("first")}}, 0); err != nil {
 				t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
@@ -19,13 +18,8 @@ import (
 // once. Without leaseLanded's branch for a row not found, the Acquire
 // was an *OutcomeUnknownError.
 func TestAnAcquireWhoseLeaseWasWrittenSinceItsLostCommit(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	schema := freshSchema(t)
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: 10 * time.Second, Holder: "landed"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: 10 * time.Second, Holder: "landed"})
+	schema := st.Schema()
 	enc := storage.Encoding{ProjectID: "landed"}
 	p, err := st.Project(enc)
 	if err != nil {

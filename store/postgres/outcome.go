@@ -221,15 +221,9 @@ func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) er
 // one whose ROLLBACK failed (lost) is not kept (pgxpool drops a connection
 // released inside a transaction).
 func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *time.Time, committing *bool, fn func(db) error) error {
-	if !s.open() {
-		return ErrNotOpen
-	}
-	c, err := s.pool.Acquire(ctx)
+	c, err := s.acquire(ctx)
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		return db{s: s}.wrap(err)
+		return err
 	}
 	defer c.Release()
 	conn := c.Conn()

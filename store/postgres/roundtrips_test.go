@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"testing"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -15,12 +14,7 @@ import (
 // COMMIT, an Acquire its BEGIN and id, its statement and its COMMIT. Any
 // extra (a ping, a statement prepared again, a rollback) shows.
 func TestTheRoundTripsOfTheHotWrites(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{MaxConns: 1})
 	p := mpProject(t, st)
 	c := p.Checkpointer()
 	ev := []session.Event{session.UserEvent{Message: model.UserText("hi")}}
