@@ -91,6 +91,26 @@ func (w *exportWriter) write(path string, data []byte, mtime time.Time) (err err
 	return os.Chtimes(path, mtime, mtime)
 }
 
+// sync fsyncs the directory of every file the export created and the
+// parent of every directory it made (each file was fsynced as written):
+// until then a power loss may take the files, or whole directories,
+// away, their entries never written, from an export reported done.
+func (w *exportWriter) sync() error {
+	dirs := map[string]bool{}
+	for _, f := range w.files {
+		dirs[filepath.Dir(f.path)] = true
+	}
+	for _, d := range w.dirs {
+		dirs[filepath.Dir(d)] = true
+	}
+	for d := range dirs {
+		if err := safefs.SyncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // abandon removes what the export wrote after it failed with err: the
 // files first, then the directories it made, innermost first, each only
 // if empty (another process's files keep theirs). A file is removed only

@@ -248,6 +248,9 @@ func importedFrom(src fileSide) (imported, error) {
 // [Project.ImportIncomplete]) is refused with an error matching
 // [ErrImportIncomplete] before anything is written.
 //
+// Every file written is fsynced, and so is the directory of each, and
+// the parent of each directory made, before the files are verified.
+//
 // On failure ExportFiles removes what it wrote, and nothing else: each
 // file it created, if it is still that file as the export left it, and
 // each directory it made, if it is empty. A file changed since is kept
@@ -266,6 +269,9 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	var rep FilesReport
 	w := &exportWriter{root: paths.ProjectDir()}
 	if err := exportFiles(ctx, p, dst, &rep, w); err != nil {
+		return rep, w.abandon(err)
+	}
+	if err := w.sync(); err != nil {
 		return rep, w.abandon(err)
 	}
 	if err := verifyFiles(ctx, dst, p); err != nil {
