@@ -464,13 +464,15 @@ func (l *Lease) Err() error {
 	return l.err
 }
 
-// renew extends the lease every third of its TTL until Release.
+// renew extends the lease every third of its TTL until Release, or
+// until the Store is closed (the lease then expires after its TTL: see
+// Store.Close).
 func (l *Lease) renew() {
 	defer close(l.done)
-	// A renewal under way when Release comes is cancelled, so that
-	// Release waits for no statement of a database that stopped
+	// A renewal under way when Release (or Close) comes is cancelled, so
+	// that Release waits for no statement of a database that stopped
 	// answering.
-	stopped, stop := context.WithCancel(context.Background())
+	stopped, stop := context.WithCancel(l.p.s.life)
 	defer stop()
 	go func() {
 		select {
@@ -485,12 +487,16 @@ func (l *Lease) renew() {
 		select {
 		case <-l.stop:
 			return
+		case <-stopped.Done():
+			return
 		case <-tick.C:
 		}
 		// Both may be ready (a tick came while the last renewal waited):
-		// a Release wins.
+		// a Release (or Close) wins.
 		select {
 		case <-l.stop:
+			return
+		case <-stopped.Done():
 			return
 		default:
 		}

@@ -71,7 +71,7 @@ type Store struct {
 	// life ends when Close has waited for the Acquires left running: a
 	// check after a lost reply still under way (see checkBound) ends
 	// with it, rather than dial the database for up to the lease's TTL
-	// after Close.
+	// after Close, and so do the renewals of leases still held.
 	life    context.Context
 	endLife context.CancelFunc
 	// settling holds, per session, a channel closed once the lease an
@@ -206,7 +206,8 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 }
 
 // Close closes the connection pool. Leases still held are not released
-// (release them first); they expire after their TTL. It first waits for
+// (release them first), nor renewed any more; they expire after their
+// TTL. It first waits for
 // the statements of Acquires whose callers gave up and the release of what
 // they took, which would otherwise fail on the closed pool and leave the
 // session busy until its TTL: while the database answers (a statement
