@@ -33,6 +33,8 @@ type Proxy struct {
 	counters    []*msgCounter // per connection accepted, in order: see Messages
 	hookMatch   []byte        // see OnRequest
 	hook        func()
+	replyMatch  []byte // see OnReply
+	replyHook   func()
 	wg          sync.WaitGroup
 }
 
@@ -46,6 +48,30 @@ func (p *Proxy) OnRequest(match []byte, fn func()) {
 	p.mu.Lock()
 	p.hookMatch, p.hook = bytes.Clone(match), fn
 	p.mu.Unlock()
+}
+
+// OnReply makes the proxy run fn when the server next sends a client
+// bytes holding match, before it passes them on (the client waits for
+// them meanwhile): a test can act once the server has answered and
+// before the client knows the answer. It is apart from OnRequest and the
+// rules of LoseReplyTo and the like. The rule applies once.
+func (p *Proxy) OnReply(match []byte, fn func()) {
+	p.mu.Lock()
+	p.replyMatch, p.replyHook = bytes.Clone(match), fn
+	p.mu.Unlock()
+}
+
+// takeReplyHook returns the function of OnReply if b holds its match,
+// clearing the rule, and nil otherwise.
+func (p *Proxy) takeReplyHook(b []byte) func() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.replyMatch == nil || !bytes.Contains(b, p.replyMatch) {
+		return nil
+	}
+	fn := p.replyHook
+	p.replyMatch, p.replyHook = nil, nil
+	return fn
 }
 
 // takeHook returns the function of OnRequest if b holds its match,
@@ -403,6 +429,9 @@ func (p *Proxy) serve() {
 						}
 					}
 					if n > 0 && src == s {
+						if fn := p.takeReplyHook(buf[:n]); fn != nil {
+							fn()
+						}
 						losing.Lock()
 						l := lose
 						losing.Unlock()

@@ -282,8 +282,13 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 // committed): the row that transaction wrote, known by its xmin (the
 // transaction's id, modulo 2^32) on the server it ran on. A row written
 // since (removed by a Clear of the project, say) is not this Acquire's:
-// the error is the write's, nothing held. A row that could not be read is
-// an *OutcomeUnknownError: the lease may stay until its TTL.
+// the error is the write's, nothing held. A row that could not be read,
+// or was read from another server run (restarted since the check, or
+// failed over to, which may have handed the id out again), is an
+// *OutcomeUnknownError: the lease may stay until its TTL. (Filtered out
+// by the server's start, a row read back after a restart was the write's
+// error, which says the lease was not taken, the session then busy under
+// this Store's own name.)
 //
 // The row is not found expired: the check and this read run within the
 // TTL from before the transaction began (insertLease's bound), and the
@@ -296,16 +301,26 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 // happen, and the xmin rules it out; an expired row of the caller's own
 // is not another's. (A branch that ended it was never reached.)
 func (p *Project) leaseLanded(ctx context.Context, id string, lc lostCommit) (int64, error) {
-	var token int64
-	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT token FROM {leases}
+	var (
+		token int64
+		same  bool
+	)
+	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT token, pg_postmaster_start_time() = $6 FROM {leases}
 		WHERE namespace = $1 AND project = $2 AND session = $3 AND holder = $4
-		AND xmin::text = ($5::bigint % 4294967296)::text AND pg_postmaster_start_time() = $6`),
-		[]any{p.ns, p.project, id, p.s.holder, lc.xid, lc.started}, &token)
+		AND xmin::text = ($5::bigint % 4294967296)::text`),
+		[]any{p.ns, p.project, id, p.s.holder, lc.xid, lc.started}, &token, &same)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return 0, lc.err
 	case err != nil:
 		return 0, &OutcomeUnknownError{Op: "lease acquisition", SessionID: id, Err: lc.err, Check: err}
+	case !same:
+		// Restarted, or failed over, since the check: the row is
+		// likely the Acquire's (a clean restart keeps it), but an id
+		// is known only on the server run that handed it out.
+		return 0, &OutcomeUnknownError{Op: "lease acquisition", SessionID: id, Err: lc.err,
+			Check: fmt.Errorf("transaction %d: its lease row was read back from a server other than the one (started %s) it committed on: restarted or failed over, it may have handed its id out again",
+				lc.xid, lc.started.UTC().Format(time.RFC3339Nano))}
 	}
 	return token, nil
 }
