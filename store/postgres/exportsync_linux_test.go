@@ -44,7 +44,8 @@ func TestExportSyncHelper(t *testing.T) {
 // it fsynced each file and reported the export verified, and a power
 // loss could still take files, or whole directories, away (their entries
 // never written), after which the operator may have dropped the
-// database's copy.
+// database's copy. Likewise a file whose time the export sets is fsynced
+// after.
 func TestAnExportSyncsTheDirectoriesItWrites(t *testing.T) {
 	strace, err := exec.LookPath("strace")
 	if err != nil {
@@ -55,7 +56,7 @@ func TestAnExportSyncsTheDirectoriesItWrites(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	trace, out := filepath.Join(tmp, "trace"), filepath.Join(tmp, "out")
-	cmd := exec.Command(strace, "-f", "-y", "-o", trace, "-e", "trace=mkdir,mkdirat,openat,fsync,fdatasync",
+	cmd := exec.Command(strace, "-f", "-y", "-o", trace, "-e", "trace=mkdir,mkdirat,openat,utimensat,fsync,fdatasync",
 		os.Args[0], "-test.run=^TestExportSyncHelper$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), exportSyncEnv+"="+out)
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -77,7 +78,9 @@ func TestAnExportSyncsTheDirectoriesItWrites(t *testing.T) {
 	create := regexp.MustCompile(`openat\(AT_FDCWD[^,]*, "([^"]+)", [^)]*O_CREAT`)
 	sync := regexp.MustCompile(`f(?:data)?sync\(\d+<([^>]+)>`)
 	unsynced := map[string]string{} // parent owed a sync: what was made in it
-	created := 0
+	untimed := map[string]bool{}    // files whose time was set and not synced since
+	utime := regexp.MustCompile(`utimensat\(AT_FDCWD[^,]*, "([^"]+)"`)
+	created, timed := 0, 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
@@ -94,8 +97,12 @@ func TestAnExportSyncsTheDirectoriesItWrites(t *testing.T) {
 			unsynced[filepath.Dir(made)] = made
 			created++
 		case made == "":
-			if m := sync.FindStringSubmatch(line); m != nil {
+			if m := utime.FindStringSubmatch(line); m != nil && strings.HasPrefix(m[1], projectDir+"/") {
+				untimed[m[1]] = true
+				timed++
+			} else if m := sync.FindStringSubmatch(line); m != nil {
 				delete(unsynced, m[1])
+				delete(untimed, m[1])
 			}
 		}
 	}
@@ -104,5 +111,13 @@ func TestAnExportSyncsTheDirectoriesItWrites(t *testing.T) {
 	}
 	for dir, made := range unsynced {
 		t.Errorf("%s was made in %s, which was not fsynced after", made, dir)
+	}
+	// A session log's time (its last write's) is set: fsynced after, or
+	// a power loss may leave it the export's.
+	if timed == 0 {
+		t.Errorf("the trace shows no file time set in %s: is it complete?", projectDir)
+	}
+	for f := range untimed {
+		t.Errorf("%s had its time set and was not fsynced after", f)
 	}
 }
