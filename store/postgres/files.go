@@ -45,11 +45,11 @@ type fileSide struct {
 	enc   storage.Encoding
 }
 
-// side checks that paths is the data home layout of p's project and
-// returns it with p's encoding.
+// side checks that paths is the data home layout of p's project (a
+// *ConfigError if not) and returns it with p's encoding.
 func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 	if paths.Hash != p.project || paths.Namespace != p.ns {
-		return fileSide{}, fmt.Errorf("postgres: the files are project %s of namespace %s, the database's %s of %s", paths.Hash, paths.Namespace, p.project, p.ns)
+		return fileSide{}, &ConfigError{Message: fmt.Sprintf("the files are project %s of namespace %s, the database's %s of %s", paths.Hash, paths.Namespace, p.project, p.ns)}
 	}
 	return fileSide{paths: paths, enc: p.enc}, nil
 }
@@ -685,8 +685,11 @@ func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
 			return fmt.Errorf("spilled %s in the files: %w", ref, err)
 		}
 		b, found, err := dst.Spill().Get(ctx, ref)
-		if err != nil || !found || a != b {
-			return fmt.Errorf("spilled %s differs in the database (found %v): %v", ref, found, err)
+		if err != nil {
+			return fmt.Errorf("spilled %s in the database: %w", ref, err)
+		}
+		if !found || a != b {
+			return fmt.Errorf("spilled %s differs in the database (found %v)", ref, found)
 		}
 	}
 	return nil
