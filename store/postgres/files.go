@@ -150,7 +150,13 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	var imp imported
 	defer func() {
 		if err != nil {
-			if cerr := p.removeImported(context.WithoutCancel(ctx), imp, false); cerr != nil {
+			// Removed even when ctx ended, within the lease's TTL: on a
+			// database that stopped answering it could wait for ever,
+			// and the marker left tells the next import (which removes
+			// the copy first) and verify.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
+			defer cancel()
+			if cerr := p.removeImported(rctx, imp, false); cerr != nil {
 				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, cerr)
 			}
 		}
