@@ -36,6 +36,21 @@ const clogPage = 32768
 // skips, naming scripts/install-postgres.sh, or fails under CI.
 func Cluster(tb testing.TB, nextXid int64, dbname string) string {
 	tb.Helper()
+	u, _ := cluster(tb, nextXid, dbname)
+	return u
+}
+
+// RestartableCluster is Cluster, with a function that restarts the
+// server (a fast shutdown, then a start, as an operator's restart does:
+// every connection cut, the data kept, pg_postmaster_start_time new),
+// failing tb if it cannot.
+func RestartableCluster(tb testing.TB, nextXid int64, dbname string) (url string, restart func()) {
+	tb.Helper()
+	return cluster(tb, nextXid, dbname)
+}
+
+func cluster(tb testing.TB, nextXid int64, dbname string) (string, func()) {
+	tb.Helper()
 	skip := func(why string) {
 		msg := "a private PostgreSQL cluster cannot be started: " + why + ": run scripts/install-postgres.sh (as root)"
 		if os.Getenv("CI") != "" {
@@ -100,8 +115,12 @@ func Cluster(tb testing.TB, nextXid int64, dbname string) string {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	run("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-w", "-t", "120", "-o",
-		fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c fsync=off", port, dir), "start")
+	ctl := func(action ...string) {
+		tb.Helper()
+		run("pg_ctl", append([]string{"-D", data, "-l", filepath.Join(dir, "log"), "-w", "-t", "120", "-o",
+			fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c fsync=off", port, dir)}, action...)...)
+	}
+	ctl("start")
 	tb.Cleanup(func() {
 		out, err := command(asPostgres, filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop").CombinedOutput()
 		if err != nil {
@@ -120,5 +139,5 @@ func Cluster(tb testing.TB, nextXid int64, dbname string) string {
 		tb.Fatal(err)
 	}
 	u.Path = "/" + dbname
-	return u.String()
+	return u.String(), func() { ctl("-m", "fast", "restart") }
 }

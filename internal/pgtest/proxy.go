@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"net"
 	"net/url"
 	"sync"
@@ -29,7 +30,185 @@ type Proxy struct {
 	delay       time.Duration // see DelayRequest
 	strand      bool          // see StrandRequest
 	noCancel    bool          // see DropCancels
+	counters    []*msgCounter // per connection accepted, in order: see Messages
+	hookMatch   []byte        // see OnRequest
+	hook        func()
+	replyMatch  []byte // see OnReply
+	replyHook   func()
 	wg          sync.WaitGroup
+}
+
+// OnRequest makes the proxy run fn when a client next sends a message
+// holding match, before it passes the message on (the client waits for
+// its answer meanwhile), so that a test can act at the moment a request
+// goes out: between two statements of a call, say. It is apart from the
+// rules of LoseReplyTo and the like, which it does not replace. The rule
+// applies once.
+func (p *Proxy) OnRequest(match []byte, fn func()) {
+	p.mu.Lock()
+	p.hookMatch, p.hook = bytes.Clone(match), fn
+	p.mu.Unlock()
+}
+
+// OnReply makes the proxy run fn when the server next sends a client
+// bytes holding match, before it passes them on (the client waits for
+// them meanwhile): a test can act once the server has answered and
+// before the client knows the answer. It is apart from OnRequest and the
+// rules of LoseReplyTo and the like. The rule applies once.
+func (p *Proxy) OnReply(match []byte, fn func()) {
+	p.mu.Lock()
+	p.replyMatch, p.replyHook = bytes.Clone(match), fn
+	p.mu.Unlock()
+}
+
+// takeReplyHook returns the function of OnReply if b holds its match,
+// clearing the rule, and nil otherwise.
+func (p *Proxy) takeReplyHook(b []byte) func() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.replyMatch == nil || !bytes.Contains(b, p.replyMatch) {
+		return nil
+	}
+	fn := p.replyHook
+	p.replyMatch, p.replyHook = nil, nil
+	return fn
+}
+
+// takeHook returns the function of OnRequest if b holds its match,
+// clearing the rule, and nil otherwise.
+func (p *Proxy) takeHook(b []byte) func() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hookMatch == nil || !bytes.Contains(b, p.hookMatch) {
+		return nil
+	}
+	fn := p.hook
+	p.hookMatch, p.hook = nil, nil
+	return fn
+}
+
+// A MessageCount is what clients sent through a Proxy: per connection, in
+// the order the proxy accepted them, the number of messages of each type
+// of the frontend protocol ('Q' a simple query; 'P', 'B', 'D', 'E' the
+// parse, bind, describe and execute of the extended protocol; 'S' a sync;
+// 'X' a terminate), the first message of a connection (its startup, or a
+// cancel request) under 0.
+type MessageCount []map[byte]int
+
+// Of returns the messages of type typ on every connection.
+func (m MessageCount) Of(typ byte) int {
+	n := 0
+	for _, c := range m {
+		n += c[typ]
+	}
+	return n
+}
+
+// RoundTrips returns the requests after which a client waits for the
+// server, on every connection: its syncs and simple queries. A pipelined
+// batch ends with one sync, one round trip.
+func (m MessageCount) RoundTrips() int { return m.Of('S') + m.Of('Q') }
+
+// Conns returns how many connections sent anything.
+func (m MessageCount) Conns() int { return len(m) }
+
+// Messages returns the messages clients sent since the proxy started or
+// ResetMessages, per connection that sent any.
+func (p *Proxy) Messages() MessageCount {
+	p.mu.Lock()
+	cs := p.counters
+	p.mu.Unlock()
+	var m MessageCount
+	for _, c := range cs {
+		if n := c.snapshot(); len(n) > 0 {
+			m = append(m, n)
+		}
+	}
+	return m
+}
+
+// ResetMessages starts the counts of Messages again from zero (a
+// connection open goes on being counted).
+func (p *Proxy) ResetMessages() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.counters {
+		c.reset()
+	}
+}
+
+// A msgCounter reads the frontend protocol stream of one connection, cut
+// anywhere into the reads the proxy makes, and counts its messages by
+// type.
+type msgCounter struct {
+	mu      sync.Mutex
+	started bool   // the startup message is past
+	head    []byte // the start of the message under way, until its length is known
+	skip    int    // the bytes of the message under way still to come
+	n       map[byte]int
+}
+
+// feed counts the messages of b, the next bytes of the stream.
+func (m *msgCounter) feed(b []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for len(b) > 0 {
+		if m.skip > 0 {
+			k := min(m.skip, len(b))
+			m.skip -= k
+			b = b[k:]
+			continue
+		}
+		// An untyped message (startup, SSL or GSS request, cancel
+		// request) starts with its length and a code; a typed one with
+		// its type and its length.
+		hl := 5
+		if !m.started {
+			hl = 8
+		}
+		k := min(hl-len(m.head), len(b))
+		m.head = append(m.head, b[:k]...)
+		b = b[k:]
+		if len(m.head) < hl {
+			return
+		}
+		if m.n == nil {
+			m.n = map[byte]int{}
+		}
+		if m.started {
+			m.n[m.head[0]]++
+			m.skip = int(binary.BigEndian.Uint32(m.head[1:5])) - 4
+		} else {
+			switch binary.BigEndian.Uint32(m.head[4:8]) {
+			case 80877103, 80877104:
+				// An SSL or GSS encryption request: the startup follows
+				// (the proxy passes no encrypted stream: refused).
+			default:
+				m.started = true
+				m.n[0]++
+			}
+			m.skip = int(binary.BigEndian.Uint32(m.head[:4])) - 8
+		}
+		m.head = m.head[:0]
+	}
+}
+
+// snapshot returns a copy of the counts.
+func (m *msgCounter) snapshot() map[byte]int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := make(map[byte]int, len(m.n))
+	for k, v := range m.n {
+		c[k] = v
+	}
+	return c
+}
+
+// reset zeroes the counts, the reading of the stream going on.
+func (m *msgCounter) reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.n = nil
 }
 
 // DropCancels makes the proxy close, without passing them on, the
@@ -164,10 +343,12 @@ func (p *Proxy) serve() {
 		if err != nil {
 			return
 		}
+		mc := &msgCounter{}
 		p.mu.Lock()
 		refuse, mute, target := p.refuse, p.mute, p.target
 		if !refuse {
 			p.conns[c] = true
+			p.counters = append(p.counters, mc)
 		}
 		p.mu.Unlock()
 		if refuse {
@@ -197,6 +378,9 @@ func (p *Proxy) serve() {
 				buf := make([]byte, 32<<10)
 				for first := true; ; first = false {
 					n, err := src.Read(buf)
+					if src == c {
+						mc.feed(buf[:n])
+					}
 					if first && src == c && isCancelRequest(buf[:n]) {
 						p.mu.Lock()
 						no := p.noCancel
@@ -217,6 +401,9 @@ func (p *Proxy) serve() {
 						continue
 					}
 					if n > 0 && src == c {
+						if fn := p.takeHook(buf[:n]); fn != nil {
+							fn()
+						}
 						hit, drop, cut, delay, strand := p.take(buf[:n])
 						if hit && strand {
 							p.drop(c) // the server's side stays open
@@ -242,6 +429,9 @@ func (p *Proxy) serve() {
 						}
 					}
 					if n > 0 && src == s {
+						if fn := p.takeReplyHook(buf[:n]); fn != nil {
+							fn()
+						}
 						losing.Lock()
 						l := lose
 						losing.Unlock()

@@ -30,14 +30,9 @@ func TestAnAcquireWhoseReplyIsLostLearnsItsOutcome(t *testing.T) {
 		{"cut after commit", func(p *pgtest.Proxy) { p.DropCancels(true); p.CutAfterRequest([]byte("commit\x00")) }, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-			schema := freshSchema(t)
 			const ttl = 10 * time.Second // a lease left behind stays busy well past the test's retry
-			st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: ttl, Holder: "lost-reply"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			proxy, st := openProxied(t, postgres.Options{LeaseTTL: ttl, Holder: "lost-reply"})
+			schema := st.Schema()
 			p, err := st.Project(storage.Encoding{ProjectID: "lost"})
 			if err != nil {
 				t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
@@ -15,13 +14,8 @@ import (
 // truncations whose COMMITs still run when their connections are cut,
 // and a read on the pool meanwhile: three connections for MaxConns 1).
 func TestChecksAfterLostRepliesShareOneConnection(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	schema := freshSchema(t)
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: 8 * time.Second, MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: 8 * time.Second, MaxConns: 1})
+	schema := st.Schema()
 	p := mpProject(t, st)
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 4)

@@ -234,7 +234,7 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 	}
 	// A server that accepts the new connection and never answers must not
 	// hold the caller for ever: the check gives up after a lease's TTL.
-	ctx, cancel := context.WithTimeout(ctx, c.p.s.ttl)
+	ctx, cancel := c.p.s.checkBound(ctx)
 	defer cancel()
 	cc := &checkConn{s: c.p.s}
 	defer cc.close()
@@ -248,6 +248,8 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 		switch {
 		case landed:
 			return true, nil
+		case closedMeanwhile(ctx):
+			return false, unknown(errChecksClosed)
 		case again:
 			// Out of reach for now (see checkAgain): looked again,
 			// within the bound.
@@ -277,6 +279,9 @@ func (c *Checkpointer) landedAfterLostReply(ctx context.Context, id string, sent
 		}
 		select {
 		case <-ctx.Done():
+			if closedMeanwhile(ctx) {
+				return false, unknown(errChecksClosed)
+			}
 			if lerr != nil {
 				return false, unknown(fmt.Errorf("%w (the last attempt: %w)", ctx.Err(), lerr))
 			}

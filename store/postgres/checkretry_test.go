@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -29,13 +28,8 @@ func TestTheCheckAfterALostReplyOutlivesABriefOutage(t *testing.T) {
 }
 
 func checkOutlivesOutage(t *testing.T, outage, write string) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	const ttl = 4 * time.Second
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl, MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: ttl, MaxConns: 1})
 	p := mpProject(t, st)
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 4)
@@ -56,6 +50,7 @@ func checkOutlivesOutage(t *testing.T, outage, write string) {
 	set(true)
 	over := time.AfterFunc(300*time.Millisecond, func() { set(false) })
 	defer over.Stop()
+	var err error
 	start := time.Now()
 	if write == "truncate" {
 		err = cp.Truncate(t.Context(), "s1", 2, 4)
@@ -80,12 +75,7 @@ func checkOutlivesOutage(t *testing.T, outage, write string) {
 // with an *OutcomeUnknownError whose Check tells the deadline. (A guard
 // on the retries above: before them, the check gave up at once.)
 func TestTheCheckRetriesWithinTheWritesCtx(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: 20 * time.Second, MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: 20 * time.Second, MaxConns: 1})
 	p := mpProject(t, st)
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 4)
@@ -98,7 +88,7 @@ func TestTheCheckRetriesWithinTheWritesCtx(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err = cp.Truncate(ctx, "s1", 2, 4)
+	err := cp.Truncate(ctx, "s1", 2, 4)
 	d := time.Since(start)
 	var ou *postgres.OutcomeUnknownError
 	if !errors.As(err, &ou) || !errors.Is(ou.Check, context.DeadlineExceeded) {

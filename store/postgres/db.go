@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // A DatabaseError reports a failed statement or a lost connection. Its
@@ -108,15 +109,9 @@ func (s *Store) db() db {
 // *DatabaseError, or ctx.Err() when ctx ended; on a Store not open,
 // ErrNotOpen.
 func (s *Store) onConn(ctx context.Context, fn func(d db, b backendID) error) error {
-	if !s.open() {
-		return ErrNotOpen
-	}
-	c, err := s.pool.Acquire(ctx)
+	c, err := s.acquire(ctx)
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		return db{s: s}.wrap(err)
+		return err
 	}
 	defer c.Release()
 	d := db{q: c, s: s}
@@ -125,6 +120,23 @@ func (s *Store) onConn(ctx context.Context, fn func(d db, b backendID) error) er
 		return err
 	}
 	return fn(d, b)
+}
+
+// acquire takes a connection of the pool, to be released: one that
+// cannot be had is a *DatabaseError, or ctx.Err() when ctx ended; on a
+// Store not open, ErrNotOpen.
+func (s *Store) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	if !s.open() {
+		return nil, ErrNotOpen
+	}
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, db{s: s}.wrap(err)
+	}
+	return c, nil
 }
 
 // A backendID names one server process: its process id, which the server

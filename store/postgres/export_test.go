@@ -68,3 +68,7 @@ func OpenConns(s *Store) int {
 	defer s.conns.mu.Unlock()
 	return len(s.conns.m)
 }
+
+// ErrChecksClosed is the Check of an *OutcomeUnknownError whose check
+// after a lost reply was ended by Close.
+var ErrChecksClosed = errChecksClosed

@@ -58,7 +58,7 @@ func (w *exportWriter) mkdir(dir string) error {
 }
 
 // write writes data as the new file path, its directory made if needed,
-// and sets its modification time when mtime is not zero.
+// sets its modification time when mtime is not zero, and fsyncs it.
 func (w *exportWriter) write(path string, data []byte, mtime time.Time) (err error) {
 	if rel, err := filepath.Rel(w.root, path); w.root == "" || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return &storage.Error{Op: "write", File: path, Message: "the export names a file outside its destination " + w.root}
@@ -82,13 +82,33 @@ func (w *exportWriter) write(path string, data []byte, mtime time.Time) (err err
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	// The time first, so that the fsync keeps it too.
+	if !mtime.IsZero() {
+		if err := os.Chtimes(path, mtime, mtime); err != nil {
+			return err
+		}
 	}
-	if mtime.IsZero() {
-		return nil
+	return f.Sync()
+}
+
+// sync fsyncs the directory of every file the export created and the
+// parent of every directory it made (each file was fsynced as written):
+// until then a power loss may take the files, or whole directories,
+// away, their entries never written, from an export reported done.
+func (w *exportWriter) sync() error {
+	dirs := map[string]bool{}
+	for _, f := range w.files {
+		dirs[filepath.Dir(f.path)] = true
 	}
-	return os.Chtimes(path, mtime, mtime)
+	for _, d := range w.dirs {
+		dirs[filepath.Dir(d)] = true
+	}
+	for d := range dirs {
+		if err := safefs.SyncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // abandon removes what the export wrote after it failed with err: the

@@ -45,11 +45,11 @@ type fileSide struct {
 	enc   storage.Encoding
 }
 
-// side checks that paths is the data home layout of p's project and
-// returns it with p's encoding.
+// side checks that paths is the data home layout of p's project (a
+// *ConfigError if not) and returns it with p's encoding.
 func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 	if paths.Hash != p.project || paths.Namespace != p.ns {
-		return fileSide{}, fmt.Errorf("postgres: the files are project %s of namespace %s, the database's %s of %s", paths.Hash, paths.Namespace, p.project, p.ns)
+		return fileSide{}, &ConfigError{Message: fmt.Sprintf("the files are project %s of namespace %s, the database's %s of %s", paths.Hash, paths.Namespace, p.project, p.ns)}
 	}
 	return fileSide{paths: paths, enc: p.enc}, nil
 }
@@ -150,7 +150,13 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	var imp imported
 	defer func() {
 		if err != nil {
-			if cerr := p.removeImported(context.WithoutCancel(ctx), imp, false); cerr != nil {
+			// Removed even when ctx ended, within the lease's TTL: on a
+			// database that stopped answering it could wait for ever,
+			// and the marker left tells the next import (which removes
+			// the copy first) and verify.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.ttl)
+			defer cancel()
+			if cerr := p.removeImported(rctx, imp, false); cerr != nil {
 				err = fmt.Errorf("%w; removing the partial copy also failed: %w", err, cerr)
 			}
 		}
@@ -248,6 +254,9 @@ func importedFrom(src fileSide) (imported, error) {
 // [Project.ImportIncomplete]) is refused with an error matching
 // [ErrImportIncomplete] before anything is written.
 //
+// Every file written is fsynced, and so is the directory of each, and
+// the parent of each directory made, before the files are verified.
+//
 // On failure ExportFiles removes what it wrote, and nothing else: each
 // file it created, if it is still that file as the export left it, and
 // each directory it made, if it is empty. A file changed since is kept
@@ -266,6 +275,9 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	var rep FilesReport
 	w := &exportWriter{root: paths.ProjectDir()}
 	if err := exportFiles(ctx, p, dst, &rep, w); err != nil {
+		return rep, w.abandon(err)
+	}
+	if err := w.sync(); err != nil {
 		return rep, w.abandon(err)
 	}
 	if err := verifyFiles(ctx, dst, p); err != nil {
@@ -679,8 +691,11 @@ func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
 			return fmt.Errorf("spilled %s in the files: %w", ref, err)
 		}
 		b, found, err := dst.Spill().Get(ctx, ref)
-		if err != nil || !found || a != b {
-			return fmt.Errorf("spilled %s differs in the database (found %v): %v", ref, found, err)
+		if err != nil {
+			return fmt.Errorf("spilled %s in the database: %w", ref, err)
+		}
+		if !found || a != b {
+			return fmt.Errorf("spilled %s differs in the database (found %v)", ref, found)
 		}
 	}
 	return nil

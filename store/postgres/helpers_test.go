@@ -94,3 +94,20 @@ func importTasks(t *testing.T, p *postgres.Project, list string, ids []string) {
 		t.Fatal(err)
 	}
 }
+
+// openProxied opens a store through a new pgtest.Proxy to the test
+// database, on a fresh schema unless opts names one, closed when t ends
+// (Close may be called before: it is idempotent).
+func openProxied(t *testing.T, opts postgres.Options) (*pgtest.Proxy, *postgres.Store) {
+	t.Helper()
+	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
+	if opts.Schema == "" {
+		opts.Schema = freshSchema(t)
+	}
+	st, err := postgres.Open(t.Context(), dsn, opts)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(st.Close)
+	return proxy, st
+}

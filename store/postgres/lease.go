@@ -280,29 +280,47 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 // leaseLanded returns the token of the lease of session id that
 // insertLease's transaction lc took, its reply lost (the check found it
 // committed): the row that transaction wrote, known by its xmin (the
-// transaction's id, modulo 2^32) on the server it ran on, and still live.
-// A row written since (the lease expired and passed on, or was
-// swept) is another's and is left alone: the error is the write's, as
-// it is for a row found expired, which is this attempt's and is ended
-// first (a lease nobody knows of). A row that could not be read is an
-// *OutcomeUnknownError: the lease may stay until its TTL.
+// transaction's id, modulo 2^32) on the server it ran on. A row written
+// since (removed by a Clear of the project, say) is not this Acquire's:
+// the error is the write's, nothing held. A row that could not be read,
+// or was read from another server run (restarted since the check, or
+// failed over to, which may have handed the id out again), is an
+// *OutcomeUnknownError: the lease may stay until its TTL. (Filtered out
+// by the server's start, a row read back after a restart was the write's
+// error, which says the lease was not taken, the session then busy under
+// this Store's own name.)
+//
+// The row is not found expired: the check and this read run within the
+// TTL from before the transaction began (insertLease's bound), and the
+// row expires the TTL after its transaction's start on the server. Only
+// a server clock stepped forward meanwhile could make it so, and the row,
+// unwritten since, is this Acquire's all the same, as a holder's whose
+// renewal came late: its renewals extend it, and should another holder
+// take it first, they fail and so do its writes (see checkLease).
+// Passing another holder's row off as the caller's is what must not
+// happen, and the xmin rules it out; an expired row of the caller's own
+// is not another's. (A branch that ended it was never reached.)
 func (p *Project) leaseLanded(ctx context.Context, id string, lc lostCommit) (int64, error) {
 	var (
 		token int64
-		live  bool
+		same  bool
 	)
-	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT token, expires > now() FROM {leases}
+	err := p.s.db().scan(ctx, p.s.q.sql(`SELECT token, pg_postmaster_start_time() = $6 FROM {leases}
 		WHERE namespace = $1 AND project = $2 AND session = $3 AND holder = $4
-		AND xmin::text = ($5::bigint % 4294967296)::text AND pg_postmaster_start_time() = $6`),
-		[]any{p.ns, p.project, id, p.s.holder, lc.xid, lc.started}, &token, &live)
+		AND xmin::text = ($5::bigint % 4294967296)::text`),
+		[]any{p.ns, p.project, id, p.s.holder, lc.xid, lc.started}, &token, &same)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return 0, lc.err
 	case err != nil:
 		return 0, &OutcomeUnknownError{Op: "lease acquisition", SessionID: id, Err: lc.err, Check: err}
-	case !live:
-		_ = p.endLease(ctx, id, token)
-		return 0, lc.err
+	case !same:
+		// Restarted, or failed over, since the check: the row is
+		// likely the Acquire's (a clean restart keeps it), but an id
+		// is known only on the server run that handed it out.
+		return 0, &OutcomeUnknownError{Op: "lease acquisition", SessionID: id, Err: lc.err,
+			Check: fmt.Errorf("transaction %d: its lease row was read back from a server other than the one (started %s) it committed on: restarted or failed over, it may have handed its id out again",
+				lc.xid, lc.started.UTC().Format(time.RFC3339Nano))}
 	}
 	return token, nil
 }
@@ -461,13 +479,15 @@ func (l *Lease) Err() error {
 	return l.err
 }
 
-// renew extends the lease every third of its TTL until Release.
+// renew extends the lease every third of its TTL until Release, or
+// until the Store is closed (the lease then expires after its TTL: see
+// Store.Close).
 func (l *Lease) renew() {
 	defer close(l.done)
-	// A renewal under way when Release comes is cancelled, so that
-	// Release waits for no statement of a database that stopped
+	// A renewal under way when Release (or Close) comes is cancelled, so
+	// that Release waits for no statement of a database that stopped
 	// answering.
-	stopped, stop := context.WithCancel(context.Background())
+	stopped, stop := context.WithCancel(l.p.s.life)
 	defer stop()
 	go func() {
 		select {
@@ -482,12 +502,16 @@ func (l *Lease) renew() {
 		select {
 		case <-l.stop:
 			return
+		case <-stopped.Done():
+			return
 		case <-tick.C:
 		}
 		// Both may be ready (a tick came while the last renewal waited):
-		// a Release wins.
+		// a Release (or Close) wins.
 		select {
 		case <-l.stop:
+			return
+		case <-stopped.Done():
 			return
 		default:
 		}

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -37,12 +36,7 @@ func TestAnAppendWhoseReplyIsLost(t *testing.T) {
 		{name: "commit dropped", slow: true, drop: true, match: "commit", wantErr: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-			st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			proxy, st := openProxied(t, postgres.Options{})
 			ctx := t.Context()
 			p1, err := st.Project(storage.Encoding{ProjectID: "lost"})
 			if err != nil {
@@ -122,13 +116,8 @@ func TestAnAppendWhoseReplyIsLost(t *testing.T) {
 // accepts the new connection and never answers: the caller, even with a ctx that never ends, is not held longer
 // than about a lease's TTL.
 func TestTheCheckAfterALostReplyIsBounded(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	const ttl = time.Second
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: ttl})
 	p, err := st.Project(storage.Encoding{ProjectID: "lost"})
 	if err != nil {
 		t.Fatal(err)

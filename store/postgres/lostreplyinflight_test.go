@@ -46,13 +46,8 @@ func TestALostReplyWhileTheStatementStillWaits(t *testing.T) {
 // session's first (whose row it creates), hold is how long the lease row
 // is held once the append is sent.
 func lostReplyWhileWaiting(t *testing.T, steal, first bool, hold time.Duration) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	schema := freshSchema(t)
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: 2 * time.Second})
+	schema := st.Schema()
 	ctx := t.Context()
 	p, err := st.Project(storage.Encoding{ProjectID: "inflight"})
 	if err != nil {

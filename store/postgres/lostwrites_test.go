@@ -214,13 +214,8 @@ func wantNoSession(t *testing.T, p *postgres.Project, id string) {
 // lease's TTL with an *postgres.OutcomeUnknownError naming the session or
 // list, which the caller can tell from a write that did not happen.
 func TestATransactionWhoseOutcomeCannotBeLearnt(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	const ttl = time.Second
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl, MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: ttl, MaxConns: 1})
 	p := mpProject(t, st)
 	appendN(t, p, "s1", 3)
 	tl, err := p.TaskList("l1")
@@ -360,19 +355,14 @@ func TestWritesNotRetriedHarmlesslyWhoseReplyIsLost(t *testing.T) {
 	} {
 		for _, match := range []string{tc.stmt, "commit"} {
 			t.Run(tc.name+"/"+match, func(t *testing.T) {
-				proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-				st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer st.Close()
+				proxy, st := openProxied(t, postgres.Options{})
 				e := env{st: st, p: mpProject(t, st)}
 				var data any
 				if tc.setup != nil {
 					data = tc.setup(t, e)
 				}
 				proxy.LoseReplyTo([]byte(match))
-				err = tc.write(t.Context(), e, data)
+				err := tc.write(t.Context(), e, data)
 				if err != nil {
 					t.Logf("after a lost reply: %v; retried", err)
 					err = tc.write(t.Context(), e, data)

@@ -43,8 +43,7 @@ type OutcomeUnknownError struct {
 	// the server could not be reached (the check asks again, with
 	// backoff, while it cannot); an error saying the server answering
 	// is not the one the write ran on; or one saying the Store was closed
-	// meanwhile (its connections closed on a database that stopped
-	// answering).
+	// meanwhile (Close ends the checks under way).
 	Err   error
 	Check error
 }
@@ -151,7 +150,7 @@ func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) er
 		terminate(actx)
 		return err
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.ttl)
+	cctx, cancel := s.checkBound(ctx)
 	defer cancel()
 	wait := 5 * time.Millisecond
 	endAt, ended := time.Now().Add(s.ttl/2), false
@@ -172,6 +171,8 @@ func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) er
 		again := cerr != nil && checkAgain(cctx, actx, cerr)
 		acancel()
 		switch {
+		case closedMeanwhile(cctx):
+			return unknown(err, errChecksClosed)
 		case again:
 			// The server is out of reach for now (restarting, a network
 			// blip): asked again, within the bound.
@@ -196,6 +197,9 @@ func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) er
 		}
 		select {
 		case <-cctx.Done():
+			if closedMeanwhile(cctx) {
+				return unknown(err, errChecksClosed)
+			}
 			if cerr != nil {
 				return unknown(err, fmt.Errorf("%w (the last attempt: %w)", cctx.Err(), cerr))
 			}
@@ -217,15 +221,9 @@ func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) er
 // one whose ROLLBACK failed (lost) is not kept (pgxpool drops a connection
 // released inside a transaction).
 func (s *Store) txNamed(ctx context.Context, xid *int64, pid *int32, started *time.Time, committing *bool, fn func(db) error) error {
-	if !s.open() {
-		return ErrNotOpen
-	}
-	c, err := s.pool.Acquire(ctx)
+	c, err := s.acquire(ctx)
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		return db{s: s}.wrap(err)
+		return err
 	}
 	defer c.Release()
 	conn := c.Conn()
@@ -360,10 +358,31 @@ func (k *checkConn) run(ctx context.Context, fn func(db) error) error {
 }
 
 // errChecksClosed is the error of a check's attempt once Close has
-// closed the Store's connections (on a database that stopped answering):
-// the Store dials no more, and the check, which cannot tell, is not made
-// again (see checkAgain).
+// closed the Store's connections (on a database that stopped answering),
+// and the Check of a check that Close ended (see checkBound): the Store
+// dials no more, and the check, which cannot tell, is not made again
+// (see checkAgain).
 var errChecksClosed = errors.New("postgres: the store was closed while the check ran")
+
+// checkBound returns the ctx of a check after a lost reply (see
+// txLandedAs and landedAfterLostReply): ctx, for at most the lease's TTL,
+// and no longer than the Store is open (see closedMeanwhile).
+func (s *Store) checkBound(ctx context.Context) (context.Context, context.CancelFunc) {
+	tctx, cancelT := context.WithTimeout(ctx, s.ttl)
+	cctx, cancelC := context.WithCancelCause(tctx)
+	stop := context.AfterFunc(s.life, func() { cancelC(errChecksClosed) })
+	return cctx, func() {
+		stop()
+		cancelC(nil)
+		cancelT()
+	}
+}
+
+// closedMeanwhile reports whether the check whose ctx (from checkBound)
+// is cctx was ended by Close.
+func closedMeanwhile(cctx context.Context) bool {
+	return errors.Is(context.Cause(cctx), errChecksClosed)
+}
 
 // tx runs fn in one transaction on the connection; see Store.tx.
 func (k *checkConn) tx(ctx context.Context, fn func(db) error) error {

@@ -68,6 +68,12 @@ type Store struct {
 	// checks is the connection of the checks after a lost reply (see
 	// checkConn).
 	checks *checkShared
+	// life ends when Close has waited for the Acquires left running: a
+	// check after a lost reply still under way (see checkBound) ends
+	// with it, rather than dial the database for up to the lease's TTL
+	// after Close, and so do the renewals of leases still held.
+	life    context.Context
+	endLife context.CancelFunc
 	// settling holds, per session, a channel closed once the lease an
 	// abandoned Acquire may have taken is released (see insertLease); an
 	// Acquire of the session through any Project of the Store waits for
@@ -170,6 +176,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		target: t,
 		checks: newCheckShared(),
 	}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	if s.ttl == 0 {
 		s.ttl = DefaultLeaseTTL
 	}
@@ -199,15 +206,18 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 }
 
 // Close closes the connection pool. Leases still held are not released
-// (release them first); they expire after their TTL. It first waits for
+// (release them first), nor renewed any more; they expire after their
+// TTL. It first waits for
 // the statements of Acquires whose callers gave up and the release of what
 // they took, which would otherwise fail on the closed pool and leave the
 // session busy until its TTL: while the database answers (a statement
 // waiting for a lock), for up to the lease's TTL. On a database that does
 // not answer, Close returns after about 2 to 3 s: it then closes every
 // network connection of the Store (cancel requests under way among them),
-// and an Acquire's lease left taken expires after its TTL. Call it only
-// once no other call of the Store runs. On a nil or zero Store (one not
+// and an Acquire's lease left taken expires after its TTL. A write still
+// asking whether its lost reply landed (see [OutcomeUnknownError]) is
+// then ended: it fails with an *OutcomeUnknownError. Call it only once no
+// other call of the Store runs. On a nil or zero Store (one not
 // made by Open) it does nothing.
 func (s *Store) Close() {
 	if !s.open() {
@@ -234,6 +244,8 @@ func (s *Store) Close() {
 			}
 		}
 	}
+	// The checks of writes whose reply was lost end, and dial no more.
+	s.endLife()
 	// On a database that stopped answering, the goodbyes never end (see
 	// closeGrace): the connections are closed under them.
 	grace := time.AfterFunc(closeGrace, s.conns.close)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
 
@@ -20,19 +19,14 @@ import (
 // ending the backend (and, had the server been out of reach, reported an
 // *OutcomeUnknownError for a write that could not have landed).
 func TestAWriteLostBeforeItsCommitFailsAtOnce(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	const ttl = 4 * time.Second
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: ttl})
 	p := mpProject(t, st)
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 4)
 	proxy.StrandRequest([]byte("DELETE FROM"))
 	start := time.Now()
-	err = cp.Truncate(t.Context(), "s1", 1, 4)
+	err := cp.Truncate(t.Context(), "s1", 1, 4)
 	took := time.Since(start)
 	var de *postgres.DatabaseError
 	var ou *postgres.OutcomeUnknownError

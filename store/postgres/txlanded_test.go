@@ -122,14 +122,9 @@ func lostCommitAskedElsewhere(t *testing.T, end string, unknown bool) {
 // that failed: the check asks again until the server has decided, and the
 // truncation, which committed, succeeds.
 func TestALostCommitStillRunningIsWaitedFor(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
-	schema := freshSchema(t)
 	const ttl = 6 * time.Second // its half, when a backend still in the transaction is ended, well after the second
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: schema, LeaseTTL: ttl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: ttl})
+	schema := st.Schema()
 	p := mpProject(t, st)
 	cp := p.Checkpointer()
 	appendN(t, p, "s1", 4)
@@ -141,7 +136,7 @@ func TestALostCommitStillRunningIsWaitedFor(t *testing.T) {
 	proxy.DropCancels(true)
 	proxy.CutAfterRequest([]byte("commit"))
 	start := time.Now()
-	err = cp.Truncate(t.Context(), "s1", 1, 4)
+	err := cp.Truncate(t.Context(), "s1", 1, 4)
 	d := time.Since(start)
 	if err != nil {
 		t.Errorf("Truncate = %v after %v; want nil (it committed a second after its connection was lost)", err, d)

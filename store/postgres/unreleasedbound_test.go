@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 )
@@ -18,13 +17,8 @@ import (
 // whose TTL has not passed is still remembered, so that the next Acquire
 // of its session ends it.
 func TestUnreleasedLeasesAreForgottenOnceExpired(t *testing.T) {
-	proxy, dsn := pgtest.NewProxy(t, pgtest.URL(t))
 	const ttl = 600 * time.Millisecond
-	st, err := postgres.Open(t.Context(), dsn, postgres.Options{Schema: freshSchema(t), LeaseTTL: ttl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	proxy, st := openProxied(t, postgres.Options{LeaseTTL: ttl})
 	p, err := st.Project(storage.Encoding{ProjectID: "ub"})
 	if err != nil {
 		t.Fatal(err)

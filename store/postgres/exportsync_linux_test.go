@@ -1,0 +1,123 @@
+package postgres_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/model"
+	"github.com/lite-agent/lite-agent-go/session"
+)
+
+// exportSyncEnv names the directory TestExportSyncHelper exports into
+// when the test binary is run by TestAnExportSyncsTheDirectoriesItWrites.
+const exportSyncEnv = "POSTGRES_EXPORT_SYNC_HELPER"
+
+// TestExportSyncHelper is the traced child of
+// TestAnExportSyncsTheDirectoriesItWrites: it exports a project of a
+// session and a task list; it does nothing in a normal run.
+func TestExportSyncHelper(t *testing.T) {
+	out := os.Getenv(exportSyncEnv)
+	if out == "" {
+		t.Skip("helper of TestAnExportSyncsTheDirectoriesItWrites")
+	}
+	paths, enc, _ := filesProject(t)
+	p := project(t, enc)
+	if _, err := p.Checkpointer().Append(t.Context(), "s1", []session.Event{session.UserEvent{Message: model.UserText("hello")}}, session.AnyHead); err != nil {
+		t.Fatal(err)
+	}
+	importTasks(t, p, "l1", []string{"1", "2"})
+	if _, err := p.ExportFiles(t.Context(), paths); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, []byte(paths.ProjectDir()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An export traced (strace) fsyncs, after creating them, the directory
+// of every file it creates and the parent of every directory it makes:
+// it fsynced each file and reported the export verified, and a power
+// loss could still take files, or whole directories, away (their entries
+// never written), after which the operator may have dropped the
+// database's copy. Likewise a file whose time the export sets is fsynced
+// after.
+func TestAnExportSyncsTheDirectoriesItWrites(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("strace is not installed (CI is set: run scripts/install-strace.sh)")
+		}
+		t.Skip("strace is not installed; install it with scripts/install-strace.sh")
+	}
+	tmp := t.TempDir()
+	trace, out := filepath.Join(tmp, "trace"), filepath.Join(tmp, "out")
+	cmd := exec.Command(strace, "-f", "-y", "-o", trace, "-e", "trace=mkdir,mkdirat,openat,utimensat,fsync,fdatasync",
+		os.Args[0], "-test.run=^TestExportSyncHelper$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), exportSyncEnv+"="+out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the traced export: %v\n%s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	projectDir := string(b)
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// A call another thread interrupts is split over two lines: a sync
+	// counts once started, a creation unless it failed on its line.
+	mkdir := regexp.MustCompile(`mkdir(?:at)?\((?:AT_FDCWD[^,]*, )?"([^"]+)"`)
+	create := regexp.MustCompile(`openat\(AT_FDCWD[^,]*, "([^"]+)", [^)]*O_CREAT`)
+	sync := regexp.MustCompile(`f(?:data)?sync\(\d+<([^>]+)>`)
+	unsynced := map[string]string{} // parent owed a sync: what was made in it
+	untimed := map[string]bool{}    // files whose time was set and not synced since
+	utime := regexp.MustCompile(`utimensat\(AT_FDCWD[^,]*, "([^"]+)"`)
+	created, timed := 0, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		var made string
+		if m := mkdir.FindStringSubmatch(line); m != nil {
+			made = m[1]
+		} else if m := create.FindStringSubmatch(line); m != nil {
+			made = m[1]
+		}
+		switch {
+		case strings.HasSuffix(made, ".lock"):
+			// The verifying file stores' locks, not data.
+		case made != "" && !strings.Contains(line, "= -1") && strings.HasPrefix(made, projectDir+"/"):
+			unsynced[filepath.Dir(made)] = made
+			created++
+		case made == "":
+			if m := utime.FindStringSubmatch(line); m != nil && strings.HasPrefix(m[1], projectDir+"/") {
+				untimed[m[1]] = true
+				timed++
+			} else if m := sync.FindStringSubmatch(line); m != nil {
+				delete(unsynced, m[1])
+				delete(untimed, m[1])
+			}
+		}
+	}
+	if created < 5 {
+		t.Fatalf("the trace shows %d files and directories made in %s, want at least 5: is it complete?", created, projectDir)
+	}
+	for dir, made := range unsynced {
+		t.Errorf("%s was made in %s, which was not fsynced after", made, dir)
+	}
+	// A session log's time (its last write's) is set: fsynced after, or
+	// a power loss may leave it the export's.
+	if timed == 0 {
+		t.Errorf("the trace shows no file time set in %s: is it complete?", projectDir)
+	}
+	for f := range untimed {
+		t.Errorf("%s had its time set and was not fsynced after", f)
+	}
+}
