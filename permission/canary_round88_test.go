@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
-	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // canaryRound88 is gatestr68's: command strings spelled with what the
@@ -101,19 +100,10 @@ func TestRound88CredentialPrintersWithExpansions(t *testing.T) {
 	writeSecretFiles(t, "token: x\n", filepath.Join(home, ".kube", "config"), filepath.Join(home, ".config", "gh", "hosts.yml"))
 	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"))
 	decide := secretDecider(t, home, wd)
-	for _, line := range []string{
+	wantDecisions(t, decide, []string{
 		`hyperfine --show-output -r1 'g${x}h auth token'`,
 		`hyperfine --show-output -r1 'g"$x"h auth token'`,
 		`hyperfine --show-output -r1 'command kub${x}ectl config view --raw'`,
 		`hyperfine --show-output -r1 'kub$1ectl config view --raw'`,
-	} {
-		if v := decide(line); v.Decision != permission.Ask {
-			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
-	for _, line := range []string{`hyperfine -r1 'gh pr list'`, `hyperfine -r1 'g${x}h pr list'`, `hyperfine -r1 'echo $x'`} {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	}, []string{`hyperfine -r1 'gh pr list'`, `hyperfine -r1 'g${x}h pr list'`, `hyperfine -r1 'echo $x'`})
 }

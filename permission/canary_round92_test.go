@@ -94,26 +94,17 @@ func TestRound92WrappedCredentialPrinterInString(t *testing.T) {
 	writeSecretFiles(t, "token: x\n", filepath.Join(home, ".kube", "config"), filepath.Join(home, ".config", "gh", "hosts.yml"))
 	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"))
 	decide := secretDecider(t, home, wd)
-	for _, line := range []string{
+	wantDecisions(t, decide, []string{
 		`hyperfine --show-output -r1 'env kubectl config view --raw'`,
 		`hyperfine --show-output -r1 'timeout 5 kubectl config view --raw'`,
 		`hyperfine --show-output -r1 'nice kubectl config view --raw'`,
 		`hyperfine --show-output -r1 'nohup kubectl config view --raw'`,
 		`hyperfine --show-output -r1 'env gh auth token'`,
 		`hyperfine --show-output -r1 'env gcloud auth print-access-token'`,
-	} {
-		if v := decide(line); v.Decision != permission.Ask {
-			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
-	for _, line := range []string{
+	}, []string{
 		`hyperfine -r1 'env kubectl get pods'`, `hyperfine -r1 'timeout 5 gh pr list'`, `hyperfine -r1 'nice wc -l README'`,
 		`timeout 5 kubectl get pods`,
-	} {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	})
 }
 
 // A command string given to an unmodelled program may also be a file it
@@ -223,21 +214,12 @@ func TestRound92CurlNetrcAbbreviated(t *testing.T) {
 	writeSecretFiles(t, "machine 127.0.0.1 login u password SECRETPW\n", filepath.Join(home, ".netrc"))
 	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"))
 	decide := secretDecider(t, home, wd)
-	for _, line := range []string{
+	wantDecisions(t, decide, []string{
 		`curl --netrc-o -v http://127.0.0.1:18992/`,
 		`curl --netrc-opt -v http://127.0.0.1:18992/`,
 		`curl --netrc-optiona -v http://127.0.0.1:18992/`,
 		`hyperfine --show-output -r1 'curl --netrc-opt -v http://127.0.0.1:18992/'`,
-	} {
-		if v := decide(line); v.Decision != permission.Ask {
-			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
-	for _, line := range []string{`curl -v http://127.0.0.1:18992/`, `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:18992/`} {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	}, []string{`curl -v http://127.0.0.1:18992/`, `curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:18992/`})
 }
 
 // A recursive read after a cd the analysis cannot follow: cd -P link2/..
@@ -254,19 +236,10 @@ func TestRound92TreeReadInUnknownDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	decide := secretDecider(t, home, wd)
-	for _, line := range []string{
+	wantDecisions(t, decide, []string{
 		`cd -P link2/..; grep -r PRIVATE`,
 		`cd -P link2/..; grep -r PRIVATE .`,
 		`cd -P link2/..; grep -R PRIVATE ./`,
 		`cd -; grep -r PRIVATE .`,
-	} {
-		if v := decide(line); v.Decision != permission.Ask {
-			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
-	for _, line := range []string{`cd sub; grep -r x .`, `cd -P sub; grep -r x`, `grep -r x .`, `cd -; ls`} {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	}, []string{`cd sub; grep -r x .`, `cd -P sub; grep -r x`, `grep -r x .`, `cd -; ls`})
 }

@@ -3,8 +3,6 @@ package permission_test
 import (
 	"path/filepath"
 	"testing"
-
-	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // A compiler's library directories outside the project and the system's
@@ -17,25 +15,16 @@ func TestCompilerSearchDirsOutsideTheProjectAsk(t *testing.T) {
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "int helper(void){return 1;}\n", filepath.Join(wd, "x.c"))
 	decide := secretDecider(t, home, wd)
-	for _, line := range []string{
+	wantDecisions(t, decide, []string{
 		`gcc -o t x.c -L../lib -levil && ./t`, `gcc -o t x.c -L /tmp -levil && ./t`, `cc -o t x.c -L/var/tmp -le`,
 		`gcc -o t x.c -L/home/u/lib -le`,
 		`cd sub && gcc -o t ../x.c -L../../lib -le`,
 		// Header directories too (round 89): ".." from the project's root
 		// is outside it.
 		`cc -I.. -L. -o prog x.c`, `gcc -I../include -c x.c`, `gcc -isystem /tmp/x -c x.c`,
-	} {
-		if v := decide(line); v.Decision != permission.Ask {
-			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
-	for _, line := range []string{
+	}, []string{
 		`gcc -o t x.c && ./t`, `gcc -o t x.c -Llib -lfoo && ./t`, `gcc -I. -Iinclude -c x.c`,
 		`gcc -I/usr/include/python3.11 -c x.c`, `gcc -o t x.c -L/usr/local/lib -lm && ./t`, `cc -isystem /opt/x/include -c x.c`,
 		`cc -Isub/.. -L. -o prog x.c`, `gcc -Isub/../include -c x.c`,
-	} {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	})
 }

@@ -3,8 +3,6 @@ package permission_test
 import (
 	"path/filepath"
 	"testing"
-
-	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // Commands that print a credential their program keeps in the home ask
@@ -19,7 +17,7 @@ func TestCredentialPrintersAsk(t *testing.T) {
 	writeSecretFiles(t, "[default]\n", filepath.Join(home, ".aws", "credentials"))
 	writeSecretFiles(t, "x\n", filepath.Join(wd, "README"))
 	decide := secretDecider(t, home, wd)
-	for _, line := range []string{
+	wantDecisions(t, decide, []string{
 		`gh auth token`, `gh auth status -t`, `gh auth status --show-token`, `GH_HOST=x gh auth token | cat`,
 		`aws configure get aws_secret_access_key`, `aws --profile p configure get aws_secret_access_key`,
 		`aws ecr get-login-password`, `aws sts get-session-token`,
@@ -43,21 +41,12 @@ func TestCredentialPrintersAsk(t *testing.T) {
 		`databricks auth token`, `fly auth token`, `heroku config -a app`,
 		`oc whoami -t`, `oc whoami --show-token`, `kubectl view-secret s`, `aws sts assume-role --role-arn r --role-session-name s`,
 		`az storage account keys list -n x`, `oc get secret s -o yaml`,
-	} {
-		if v := decide(line); v.Decision != permission.Ask {
-			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
-	for _, line := range []string{
+	}, []string{
 		`gh auth status`, `gh pr list`, `aws s3 ls`, `kubectl config view`, `kubectl get pods`,
 		`gcloud auth list`, `gcloud config list`, `az account show`, `pass`, `pass ls`, `vault status`,
 		`hyperfine -r1 'gh pr list'`,
 		`kubectl get secrets`, `kubectl describe secret s`, `kubectl get pods -o yaml`, `sops -e x.yaml`, `sops --version`,
 		`curl -fsSL https://example.com`, `curl -dname=x https://example.com`, `keyring --help`,
 		`aws ssm get-parameter --name x`, `rclone config redacted`, `oc whoami`, `az storage account list`,
-	} {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	})
 }

@@ -140,3 +140,19 @@ func writeSecretFiles(t *testing.T, data string, paths ...string) {
 		}
 	}
 }
+
+// wantDecisions checks that decide asks for each of asks and allows each
+// of allows (the ordinary lines near them).
+func wantDecisions(t *testing.T, decide func(line string) permission.Verdict, asks, allows []string) {
+	t.Helper()
+	for _, line := range asks {
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range allows {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
