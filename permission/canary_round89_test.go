@@ -61,21 +61,13 @@ func TestCanaryRound89(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc", "g++")
 	template := canaryTemplate(t)
 	shadow := "#include_next <stdio.h>\n" + round89Constructor
-	for name, content := range map[string]string{
+	writeTreeMode(t, template, map[string]string{
 		"work/x.c":     "#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n",
 		"work/q.c":     "#include \"q.h\"\nint main(void){return 0;}\n",
 		"evil/stdio.h": shadow,
 		"evil/q.h":     round89Constructor,
 		"stdio.h":      shadow,
-	} {
-		p := filepath.Join(template, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}, 0o644)
 	if err := os.Symlink("../evil", filepath.Join(template, "work", "inc")); err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestCanaryRound93(t *testing.T) {
 	template := canaryTemplate(t)
 	shadow := "#include_next <stdio.h>\n" + round89Constructor
 	self := "int unlink(const char*); int puts(const char*);\n__attribute__((constructor)) static void evil(void){ unlink(\"c\"); }\n"
-	for name, content := range map[string]string{
+	writeTreeMode(t, template, map[string]string{
 		"work/x.c":            "#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n",
 		"work/q.c":            "#include \"q.h\"\nint main(void){return 0;}\n",
 		"evil/stdio.h":        shadow,
@@ -55,15 +55,7 @@ func TestCanaryRound93(t *testing.T) {
 		"evil/w":              "#!/bin/sh\nrm -f c\nexec \"$@\"\n",
 		"usr/include/stdio.h": self,
 		"stdio.h":             shadow,
-	} {
-		p := filepath.Join(template, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	}, 0o755)
 	checkCanaryRoundIn(t, template, canaryRound93)
 }
 

@@ -156,3 +156,18 @@ func wantDecisions(t *testing.T, decide func(line string) permission.Verdict, as
 		}
 	}
 }
+
+// writeTreeMode writes files (paths relative to root, their contents)
+// under root with mode, making their directories.
+func writeTreeMode(t *testing.T, root string, files map[string]string, mode os.FileMode) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
