@@ -43,48 +43,8 @@ var canaryRound91Outlive = map[string][2]string{
 // one call after the other, then waits past the job's sleep: nothing
 // protected may have changed.
 func TestCanaryRound91JobsDieWithTheirLine(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git", "timeout")
-	template := canaryTemplate(t)
-	for name, pair := range canaryRound91Outlive {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			root := canaryFixture(t, template)
-			b, err := bashtool.Tool(bashtool.Options{Workdir: filepath.Join(root, "work"), Env: canaryEnv(filepath.Join(root, "home"))})
-			if err != nil {
-				t.Fatal(err)
-			}
-			canaryGate(t, root, canaryAllowBashRules) // writes the user's rules
-			before := canarySnapshot(t, root)
-			ran := 0
-			for _, line := range pair {
-				// Each call is decided when it comes, as the agent
-				// decides it: after the calls before it ran.
-				if out := authorize(t, canaryGate(t, root, canaryAllowBashRules), line); !out.Run {
-					t.Logf("%q refused: %+v", line, out.Verdict)
-					break
-				}
-				in, _ := json.Marshal(map[string]string{"command": line})
-				if _, err := b.Call(t.Context(), nil, in); err != nil {
-					t.Fatal(err)
-				}
-				ran++
-			}
-			deadline := time.Now().Add(4 * time.Second)
-			for time.Now().Before(deadline) && !damaged(t, root, before) {
-				time.Sleep(50 * time.Millisecond)
-			}
-			if p := changed(before, canarySnapshot(t, root)); p != "" && ran == len(pair) {
-				rel, _ := filepath.Rel(root, p)
-				t.Errorf("both calls were allowed and, after they ended, %s changed", rel)
-			}
-			if ran < len(pair) {
-				t.Errorf("a call was refused: the pair no longer tests that a line's jobs end with it")
-			}
-			if _, err := os.Lstat(filepath.Join(root, "work", "sub", "l")); err != nil {
-				t.Errorf("the second call made no link: %v", err)
-			}
-		})
-	}
+	tooltest.Need(t, tooltest.CanaryTools, "timeout")
+	checkCallPairs(t, canaryRound91Outlive, false)
 }
 
 // canaryRound91Background are pairs whose first call runs in the
@@ -107,14 +67,18 @@ var canaryRound91Background = map[string][2]string{
 // when allowed, the real bash tool with a background registry, then waits
 // past the job's sleep: nothing protected may have changed.
 func TestCanaryRound91BackgroundCalls(t *testing.T) {
-	checkBackgroundPairs(t, canaryRound91Background)
+	checkCallPairs(t, canaryRound91Background, true)
 }
 
-// checkBackgroundPairs runs each pair as a run_in_background call and a
-// foreground one through the gate (allow-bash scenario) and, when
-// allowed, the real bash tool with a background registry, then waits past
-// the job's sleep: nothing protected may have changed.
-func checkBackgroundPairs(t *testing.T, pairs map[string][2]string) {
+// checkCallPairs runs each pair of bash calls through the gate (allow-bash
+// scenario) and, when allowed, the real bash tool (with a background
+// registry; the first call run_in_background if background is set), one
+// call after the other, each decided after the calls before it ran, then
+// waits past the job's sleep: nothing protected may have changed. A
+// foreground pair must run whole (it tests that a line's jobs end with
+// it) and its second call must make the link sub/l; a background pair's
+// first call may be refused (one that writes later asks).
+func checkCallPairs(t *testing.T, pairs map[string][2]string, background bool) {
 	t.Helper()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
@@ -135,13 +99,13 @@ func checkBackgroundPairs(t *testing.T, pairs map[string][2]string) {
 			before := canarySnapshot(t, root)
 			ran := 0
 			for i, line := range pair {
-				in, _ := json.Marshal(map[string]any{"command": line, "run_in_background": i == 0})
+				in, _ := json.Marshal(map[string]any{"command": line, "run_in_background": background && i == 0})
 				out, err := canaryGate(t, root, canaryAllowBashRules).Authorize(t.Context(), permission.Call{Name: "bash", Input: in})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !out.Run {
-					t.Logf("%s %q refused: %+v", map[bool]string{true: "background", false: "foreground"}[i == 0], line, out.Verdict)
+					t.Logf("call %d %q refused: %+v", i+1, line, out.Verdict)
 					break
 				}
 				if _, err := b.Call(t.Context(), nil, in); err != nil {
@@ -155,7 +119,16 @@ func checkBackgroundPairs(t *testing.T, pairs map[string][2]string) {
 			}
 			if p := changed(before, canarySnapshot(t, root)); p != "" && ran == len(pair) {
 				rel, _ := filepath.Rel(root, p)
-				t.Errorf("both calls were allowed and %s changed", rel)
+				t.Errorf("both calls were allowed and, after they ended, %s changed", rel)
+			}
+			if background {
+				return
+			}
+			if ran < len(pair) {
+				t.Errorf("a call was refused: the pair no longer tests that a line's jobs end with it")
+			}
+			if _, err := os.Lstat(filepath.Join(root, "work", "sub", "l")); err != nil {
+				t.Errorf("the second call made no link: %v", err)
 			}
 		})
 	}

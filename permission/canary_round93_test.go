@@ -132,7 +132,7 @@ var canaryRound93Background = map[string][2]string{
 }
 
 func TestCanaryRound93BackgroundCalls(t *testing.T) {
-	checkBackgroundPairs(t, canaryRound93Background)
+	checkCallPairs(t, canaryRound93Background, true)
 }
 
 // canaryRound93BackgroundOrdinary stay allowed in the background: their
