@@ -86,3 +86,42 @@ func TestCanaryRound99(t *testing.T) {
 		}
 	}
 }
+
+// cargo runs a subcommand it does not have as cargo-NAME from PATH
+// (cargo watch -s CMD runs CMD with sh), but cargo was among the programs
+// known to take no command among their operands, so nothing in its words
+// was read: cargo watch -s 'echo x >> ~/.bashrc' was allowed. The test
+// puts a cargo-watch that runs its -s string as cargo-watch does on PATH
+// and runs the line through the real cargo.
+func TestRound99CargoExternalSubcommand(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "cargo")
+	cargo, err := exec.LookPath("cargo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	writeTreeMode(t, bin, map[string]string{"cargo-watch": "#!/bin/sh\nshift\nwhile [ $# -gt 0 ]; do\n\tcase $1 in -s|--shell) sh -c \"$2\"; shift 2 ;; *) shift ;; esac\ndone\n"}, 0o755)
+	env := []string{"PATH=" + bin + ":" + filepath.Dir(cargo) + ":/usr/bin:/bin"}
+	if h, err := os.UserHomeDir(); err == nil {
+		env = append(env, "RUSTUP_HOME="+filepath.Join(h, ".rustup"), "CARGO_HOME="+filepath.Join(h, ".cargo"))
+	}
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`cargo watch -s 'echo x >> ~/.bashrc'`, `cargo watch --shell 'cd; touch .bashrc'`, `cargo -q watch -s 'touch ../home/.bashrc'`,
+	} {
+		home, wd := round84Fixture(t)
+		cmd := exec.CommandContext(t.Context(), "/bin/bash", "-c", line)
+		cmd.Dir, cmd.Env = wd, append(canaryEnv(home), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%q: %v: %s", line, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".bashrc")); err != nil {
+			t.Errorf("%q did not write the home's .bashrc when run: %v", line, err)
+		}
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	wantDecisions(t, decide, nil, []string{`cargo build`, `cargo +nightly test`, `cargo run -- --help`, `cargo -C sub build`, `cargo nextest run`})
+}

@@ -1007,7 +1007,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 					an.a.accesses[i].built = true
 				}
 			}
-			if !an.guess && !notRunners.get()[name] && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
+			if !an.guess && !runsNoCommand(name, args) && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
 				uses, words := len(an.codeUses), an.uvPipWords
 				an.uvPipWords, an.guessOf = uvPipCommand(name, args), name
@@ -1015,7 +1015,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 				an.uvPipWords, an.guessOf = words, ""
 				an.uvPipGuessed(name, args, uses, from)
 				an.guessHanded()
-			} else if an.guess && !notRunners.get()[name] && !isCompiler(name) {
+			} else if an.guess && !runsNoCommand(name, args) && !isCompiler(name) {
 				// A command string given to an unmodelled command that
 				// was itself guessed (timeout 5 hyperfine '…' in a
 				// string) is read as one, for what it writes and where

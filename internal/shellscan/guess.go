@@ -463,7 +463,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 // such (a cd's "..") are not. Each word left out is recorded whole as a
 // path the command may write.
 func (an *analyzer) withoutScripts(name string, args []word) []word {
-	if notRunners.get()[name] || isCompiler(name) || strings.HasPrefix(name, "go1.") {
+	if runsNoCommand(name, args) || isCompiler(name) || strings.HasPrefix(name, "go1.") {
 		return args
 	}
 	var out []word
