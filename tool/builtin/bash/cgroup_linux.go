@@ -134,13 +134,14 @@ func (c *cgroup) kill() {
 }
 
 // remove kills what is left in the cgroup, waits (up to cgroupDrain)
-// until no process is in it and removes it. A cgroup a process still
-// holds after that is left in place, its processes killed.
+// until no process is in it and removes it with the cgroups the command
+// made inside it (root may). A cgroup a process still holds after that
+// is left in place, its processes killed.
 func (c *cgroup) remove() error {
 	c.kill()
 	deadline := time.Now().Add(cgroupDrain)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
-		err := syscall.Rmdir(c.dir)
+		err := rmdirTree(c.dir)
 		if err == nil || errors.Is(err, syscall.ENOENT) {
 			return nil
 		}
@@ -149,6 +150,18 @@ func (c *cgroup) remove() error {
 		}
 		time.Sleep(delay)
 	}
+}
+
+// rmdirTree removes the cgroup dir after the cgroups inside it, deepest
+// first; the error is the one removing dir met.
+func rmdirTree(dir string) error {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			rmdirTree(filepath.Join(dir, e.Name()))
+		}
+	}
+	return syscall.Rmdir(dir)
 }
 
 // intoCgroup makes cmd's process start in the cgroup f is open on.

@@ -169,3 +169,38 @@ func TestCgroupLeftByAKilledAgentIsSwept(t *testing.T) {
 		t.Error("the process in the running agent's cgroup was killed")
 	}
 }
+
+// A command with the right to (root) may make cgroups inside its own and
+// move its processes there: they die with it, and its cgroup is removed
+// at once, the ones it made inside included.
+func TestCgroupMadeInsideTheCommandsIsRemoved(t *testing.T) {
+	parent, err := cgroupParent()
+	if err == nil {
+		err = probeCgroup(parent, "/bin/bash")
+	}
+	if err != nil {
+		t.Skipf("no cgroup can be made here: %v", err)
+	}
+	sh := shell{path: "/bin/bash", dir: t.TempDir(), containment: ContainCgroup, cgroupParent: parent}
+	start := time.Now()
+	p, out := run(t, sh, `cg=`+parent+`$(sed -n 's/^0:://p' /proc/self/cgroup)
+mkdir "$cg/a" "$cg/a/b" || exit
+sleep 30 & echo $! > "$cg/a/b/cgroup.procs"; echo $!`)
+	took := time.Since(start)
+	pid, err := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil {
+		t.Skipf("the command cannot make a cgroup in its own: %q", out)
+	}
+	if _, err := os.Stat(p.cg.dir); !errors.Is(err, os.ErrNotExist) {
+		os.Remove(filepath.Join(p.cg.dir, "a", "b"))
+		os.Remove(filepath.Join(p.cg.dir, "a"))
+		os.Remove(p.cg.dir)
+		t.Errorf("the cgroup is left: %v", err)
+	}
+	if took > cgroupDrain/2 {
+		t.Errorf("the call took %v", took)
+	}
+	if !zombie(pid) {
+		t.Errorf("the sleep %d in the inner cgroup runs", pid)
+	}
+}
