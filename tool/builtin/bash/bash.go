@@ -168,7 +168,9 @@ type bashTool struct {
 //     and, on Linux, every process left in the session (one that moved to
 //     a group of its own, as timeout(1) does) are killed with SIGKILL, so
 //     nothing it started outlives it, but, without a cgroup, by leaving
-//     the session (setsid(2), a daemon's double fork): see
+//     the session (setsid(2), a daemon's double fork) or, with one, by
+//     leaving the session and moving itself out of the cgroup where it
+//     may (root, the user the cgroup was delegated to): see
 //     [Options.Containment];
 //   - empty output reads "(no output)" when the command succeeded, and is
 //     the error "Error: command exited with code N" when it did not;
