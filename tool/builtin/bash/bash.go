@@ -100,11 +100,14 @@ const (
 	// process group and the session (and [Tool] kills and removes the
 	// cgroups a killed agent of this PID namespace left): nothing the
 	// command starts can leave it, whatever group or session it moves to,
-	// unless it has the right to move itself to another cgroup (root
-	// can). It needs the right to
-	// make a cgroup under the current one and to move a process into it
-	// (root in a container, or a cgroup systemd delegated, as a user
-	// service's or a scope's with Delegate=yes) on Linux 5.7 or later;
+	// unless it has the right to move itself to another cgroup: root has
+	// it, and so has a command run by the user a cgroup was delegated to
+	// (it may write the cgroup.procs of the agent's cgroup, as the agent
+	// must to start it in its own, and, with setsid, outlive the call).
+	// It needs the right to make a cgroup under the current one and to
+	// move a process into it (root in a container, or a cgroup systemd
+	// delegated, as a user service's or a scope's with Delegate=yes) on
+	// Linux 5.14 or later (cgroup.kill);
 	// [Tool] fails with a [*ContainmentError] where it cannot make one,
 	// and a command that cannot start in one does not run.
 	ContainCgroup
@@ -165,7 +168,9 @@ type bashTool struct {
 //     and, on Linux, every process left in the session (one that moved to
 //     a group of its own, as timeout(1) does) are killed with SIGKILL, so
 //     nothing it started outlives it, but, without a cgroup, by leaving
-//     the session (setsid(2), a daemon's double fork): see
+//     the session (setsid(2), a daemon's double fork) or, with one, by
+//     leaving the session and moving itself out of the cgroup where it
+//     may (root, the user the cgroup was delegated to): see
 //     [Options.Containment];
 //   - empty output reads "(no output)" when the command succeeded, and is
 //     the error "Error: command exited with code N" when it did not;

@@ -105,7 +105,8 @@ func unescapeMount(s string) string {
 func newCgroup(parent string) (*cgroup, *os.File, error) {
 	var id [8]byte
 	rand.Read(id[:])
-	dir := filepath.Join(parent, cgroupPrefix(os.Getpid())+hex.EncodeToString(id[:]))
+	pid := os.Getpid()
+	dir := filepath.Join(parent, cgroupPrefix(pid, procStart(pid))+hex.EncodeToString(id[:]))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -134,13 +135,14 @@ func (c *cgroup) kill() {
 }
 
 // remove kills what is left in the cgroup, waits (up to cgroupDrain)
-// until no process is in it and removes it. A cgroup a process still
-// holds after that is left in place, its processes killed.
+// until no process is in it and removes it with the cgroups the command
+// made inside it (root may). A cgroup a process still holds after that
+// is left in place, its processes killed.
 func (c *cgroup) remove() error {
 	c.kill()
 	deadline := time.Now().Add(cgroupDrain)
 	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
-		err := syscall.Rmdir(c.dir)
+		err := rmdirTree(c.dir)
 		if err == nil || errors.Is(err, syscall.ENOENT) {
 			return nil
 		}
@@ -149,6 +151,18 @@ func (c *cgroup) remove() error {
 		}
 		time.Sleep(delay)
 	}
+}
+
+// rmdirTree removes the cgroup dir after the cgroups inside it, deepest
+// first; the error is the one removing dir met.
+func rmdirTree(dir string) error {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			rmdirTree(filepath.Join(dir, e.Name()))
+		}
+	}
+	return syscall.Rmdir(dir)
 }
 
 // intoCgroup makes cmd's process start in the cgroup f is open on.
@@ -178,23 +192,49 @@ func probeCgroup(parent, shell string) error {
 }
 
 // cgroupPrefix begins the name of the cgroups the process pid (of the
-// current PID namespace) makes: "lite-agent-bash-<namespace>-<pid>-",
-// the namespace being the inode number of /proc/self/ns/pid, so that a
-// process of another PID namespace with the same pid, sharing the cgroup
-// tree, is not taken for it.
-func cgroupPrefix(pid int) string {
+// current PID namespace), started at start (see procStart), makes:
+// "lite-agent-bash-<namespace>-<pid>-<start>-", the namespace being the
+// inode number of /proc/self/ns/pid, so that a process of another PID
+// namespace with the same pid, sharing the cgroup tree, is not taken for
+// it, and the start telling the agent from a later process that took its
+// pid.
+func cgroupPrefix(pid int, start string) string {
+	return fmt.Sprintf("lite-agent-bash-%s-%d-%s-", pidNamespace(), pid, start)
+}
+
+// procStart returns when the process pid started, in clock ticks after
+// boot (field 22 of /proc/<pid>/stat), "" where /proc does not say.
+func procStart(pid int) string {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return ""
+	}
+	f := bytes.Fields(stat[i+1:]) // from field 3, the state
+	if len(f) < 20 {
+		return ""
+	}
+	return string(f[19])
+}
+
+// pidNamespace returns the inode number of the current PID namespace,
+// "?" where /proc does not say.
+func pidNamespace() string {
 	ns, err := os.Readlink("/proc/self/ns/pid") // "pid:[4026531836]"
 	if err != nil {
-		ns = "?"
+		return "?"
 	}
-	ns = strings.TrimSuffix(strings.TrimPrefix(ns, "pid:["), "]")
-	return fmt.Sprintf("lite-agent-bash-%s-%d-", ns, pid)
+	return strings.TrimSuffix(strings.TrimPrefix(ns, "pid:["), "]")
 }
 
 // sweepCgroups kills and removes the cgroups under parent that a process
 // of the current PID namespace that no longer runs left: an agent that
 // was killed while a command ran leaves its cgroup, with what the command
-// started still running in it.
+// started still running in it. A process that runs with the agent's pid
+// but started at another time is not the agent.
 func sweepCgroups(parent string) {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
@@ -207,14 +247,18 @@ func sweepCgroups(parent string) {
 		if !ok || !e.IsDir() {
 			continue
 		}
-		_, rest, _ = strings.Cut(rest, "-")
-		p, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(p)
-		if err != nil || pid <= 0 || !strings.HasPrefix(name, cgroupPrefix(pid)) {
+		f := strings.SplitN(rest, "-", 4) // namespace, pid, start, random
+		if len(f) < 4 {
+			continue
+		}
+		pid, err := strconv.Atoi(f[1])
+		if err != nil || pid <= 0 || !strings.HasPrefix(name, cgroupPrefix(pid, f[2])) {
 			continue
 		}
 		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			continue // it runs (or is some other process now)
+			if start := procStart(pid); start == "" || f[2] == "" || start == f[2] {
+				continue // it runs (or /proc could not tell)
+			}
 		}
 		c := &cgroup{dir: filepath.Join(parent, name)}
 		c.kill()

@@ -4,6 +4,7 @@ package bash
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,8 +144,8 @@ func TestCgroupLeftByAKilledAgentIsSwept(t *testing.T) {
 		}
 		return cmd
 	}
-	staleDir := filepath.Join(parent, cgroupPrefix(dead.Process.Pid)+"test")
-	liveDir := filepath.Join(parent, cgroupPrefix(live.Process.Pid)+"test")
+	staleDir := filepath.Join(parent, cgroupPrefix(dead.Process.Pid, "1")+"test")
+	liveDir := filepath.Join(parent, cgroupPrefix(live.Process.Pid, procStart(live.Process.Pid))+"test")
 	stale, running := sleepIn(staleDir), sleepIn(liveDir)
 	defer func() {
 		(&cgroup{dir: liveDir}).remove()
@@ -167,5 +168,85 @@ func TestCgroupLeftByAKilledAgentIsSwept(t *testing.T) {
 	}
 	if zombie(running.Process.Pid) {
 		t.Error("the process in the running agent's cgroup was killed")
+	}
+}
+
+// A command with the right to (root) may make cgroups inside its own and
+// move its processes there: they die with it, and its cgroup is removed
+// at once, the ones it made inside included.
+func TestCgroupMadeInsideTheCommandsIsRemoved(t *testing.T) {
+	parent, err := cgroupParent()
+	if err == nil {
+		err = probeCgroup(parent, "/bin/bash")
+	}
+	if err != nil {
+		t.Skipf("no cgroup can be made here: %v", err)
+	}
+	sh := shell{path: "/bin/bash", dir: t.TempDir(), containment: ContainCgroup, cgroupParent: parent}
+	start := time.Now()
+	p, out := run(t, sh, `cg=`+parent+`$(sed -n 's/^0:://p' /proc/self/cgroup)
+mkdir "$cg/a" "$cg/a/b" || exit
+sleep 30 & echo $! > "$cg/a/b/cgroup.procs"; echo $!`)
+	took := time.Since(start)
+	pid, err := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil {
+		t.Skipf("the command cannot make a cgroup in its own: %q", out)
+	}
+	if _, err := os.Stat(p.cg.dir); !errors.Is(err, os.ErrNotExist) {
+		os.Remove(filepath.Join(p.cg.dir, "a", "b"))
+		os.Remove(filepath.Join(p.cg.dir, "a"))
+		os.Remove(p.cg.dir)
+		t.Errorf("the cgroup is left: %v", err)
+	}
+	if took > cgroupDrain/2 {
+		t.Errorf("the call took %v", took)
+	}
+	if !zombie(pid) {
+		t.Errorf("the sleep %d in the inner cgroup runs", pid)
+	}
+}
+
+// A cgroup left by a killed agent whose pid a running process took since
+// (an agent restarted in the same container) is swept all the same: the
+// name says when its agent started.
+func TestCgroupLeftByAnAgentWhosePidWasTakenIsSwept(t *testing.T) {
+	parent, err := cgroupParent()
+	if err == nil {
+		err = probeCgroup(parent, "/bin/bash")
+	}
+	if err != nil {
+		t.Skipf("no cgroup can be made here: %v", err)
+	}
+	// The agent that left it had this process's pid and started at
+	// tick 1, before this process.
+	staleDir := filepath.Join(parent, fmt.Sprintf("lite-agent-bash-%s-%d-1-test", pidNamespace(), os.Getpid()))
+	if err := os.Mkdir(staleDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(staleDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	intoCgroup(cmd, f)
+	err = cmd.Start()
+	f.Close()
+	if err != nil {
+		os.Remove(staleDir)
+		t.Fatal(err)
+	}
+	defer func() {
+		(&cgroup{dir: staleDir}).remove()
+		cmd.Wait()
+	}()
+	if _, err := Tool(Options{Workdir: t.TempDir(), Containment: ContainCgroup}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(staleDir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the cgroup of the dead agent is left: %v", err)
+	}
+	if !zombie(cmd.Process.Pid) {
+		t.Error("its process runs")
 	}
 }
