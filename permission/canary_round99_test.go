@@ -32,6 +32,8 @@ var canaryRound99 = []string{
 	`hyperfine -r1 --show-output '(set)'`, `hyperfine -r1 --show-output 'set;'`,
 	`hyperfine -r1 --show-output '\env'`, `hyperfine -r1 --show-output 'e"n"v'`,
 	`hyperfine -r1 --show-output 'cat<sub/s/id_ed25519'`, `hyperfine -r1 --show-output 'cat<~/.aws/credentials'`,
+	// The command as an option's value.
+	`hyperfine -N -r1 --show-output --prepare=true --cleanup=env true`, `hyperfine -N -r1 --show-output -p env true`,
 }
 
 // canaryRound99Writes write the home's .bashrc through a string without
@@ -47,6 +49,8 @@ var canaryRound99Ordinary = []string{
 	`hyperfine -r1 'declare -i n=1'`, `hyperfine -r1 'ps aux'`, `hyperfine -r1 --show-output 'set -e; echo ok'`,
 	// Subcommands of that name (envSubcommands): no environment printed.
 	`poetry export -f requirements.txt`, `conda env export`, `kubectl set env deploy/web A=1`, `helm env`,
+	// A name of that spelling given to an option that names things.
+	`hyperfine -N -r1 --export-json x.json --command-name env true`, `git log --format=env -1`,
 }
 
 // TestCanaryRound99 checks each line printed the token in real bash and

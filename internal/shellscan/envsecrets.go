@@ -242,3 +242,30 @@ func subcommandWord(t string) bool {
 	}
 	return strings.Trim(t, "abcdefghijklmnopqrstuvwxyz0123456789-:") == ""
 }
+
+// valueEnvPrinter reports whether v, the value the option word t of an
+// unmodelled command carries (--exec=env, -cenv), is a command that
+// prints the environment given nothing, and t no option whose value is
+// commonly a name of that spelling (--format=env, --output=env).
+func valueEnvPrinter(t, v string) bool {
+	if v != "env" && v != "printenv" && !(envBuiltins[v] && strings.HasSuffix(t, "="+v)) {
+		return false
+	}
+	name, _, ok := strings.Cut(t, "=")
+	return !ok || !namingOption(name)
+}
+
+// namingOption reports whether the option o (--format, -o) commonly takes
+// a name that may be spelled env or set (--format env, -o env, --stage=set):
+// such a value is no command.
+func namingOption(o string) bool {
+	if !strings.HasPrefix(o, "-") {
+		return false
+	}
+	switch strings.ToLower(strings.TrimLeft(o, "-")) {
+	case "format", "output", "o", "type", "mode", "kind", "profile", "target", "name", "env", "environment",
+		"stage", "scope", "section", "context", "from", "source", "config", "command-name", "label", "title", "tag":
+		return true
+	}
+	return false
+}

@@ -45,13 +45,15 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 			continue
 		}
 		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") && !strings.ContainsAny(t, shellSyntax) {
-			if envSubcommand(an.guessOf, args[:i], t) {
+			if envSubcommand(an.guessOf, args[:i], t) || i > 0 && namingOption(args[i-1].text) && (t == "env" || envBuiltins[t]) {
 				continue // poetry export, conda env export, helm env
 			}
-			if envBuiltins[t] {
+			if envBuiltins[t] || t == "env" || t == "printenv" {
 				// A runner that hands its operand to sh (hyperfine
 				// --show-output set) runs set or export given nothing,
-				// which print the environment (round 99).
+				// which print the environment; env and printenv may be a
+				// command of their own whatever words follow (hyperfine
+				// -p env true prepares with env) (round 99).
 				an.envPrinter(t, nil)
 			}
 			if guessable(t) {
@@ -75,6 +77,8 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 		for _, s := range strs {
 			if commandString(s) {
 				an.guessScript(s, depth)
+			} else if valueEnvPrinter(t, s) {
+				an.envPrinter(s, nil) // mytool --exec=env, -cenv (round 99)
 			}
 		}
 	}
