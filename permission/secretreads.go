@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
@@ -154,6 +155,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 	for _, c := range a.Commands {
 		for _, w := range c.Args {
 			words := append([]string{w}, fileWords(w)...)
+			words = append(words, embeddedWords(w)...)
 			for _, p := range append(words, tildeWords(w, a.Dirs)...) {
 				if g.namesSecretWord(a.Dirs, p) {
 					return w
@@ -381,6 +383,96 @@ func inputWords(a *shellscan.Analysis) []string {
 				out = append(out, t)
 			}
 		}
+		out = append(out, embeddedWords(in)...)
 	}
 	return out
+}
+
+// embeddedWords returns the paths a word w may hold after its start, as
+// a program that reads names or requests from what a command prints
+// takes them (echo "README ../home/.ssh/id_ed25519" | xargs cat, printf
+// '.so ../home/.ssh/id_ed25519\n' | groff, whose .so, .mso and .cf work
+// in its safe mode): w with the escapes of printf and echo -e decoded
+// (\n, \t, \012, \x0a …), split at blanks, control characters, quotes,
+// angle brackets, parentheses and the shell's separators. A part that
+// begins with a tilde is left out (neither xargs nor roff expands it, and
+// a message that mentions ~/.ssh is no read); so is w itself. Nil when w
+// holds no separator.
+func embeddedWords(w string) []string {
+	if !strings.ContainsFunc(w, embeddedSep) && !strings.Contains(w, `\`) {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(decodeEscapes(w), embeddedSep) {
+		if f == w || strings.HasPrefix(f, "~") || len(out) >= 64 {
+			continue
+		}
+		out = append(out, f)
+		out = append(out, fileWords(f)...)
+	}
+	return out
+}
+
+// embeddedSep reports whether r separates the names embeddedWords finds.
+func embeddedSep(r rune) bool {
+	return r <= ' ' || r == 0x7f || strings.ContainsRune("\"'`<>(),;|&", r) || unicode.IsSpace(r)
+}
+
+// decodeEscapes returns w with the backslash escapes printf and echo -e
+// decode made into the bytes they stand for: \a \b \e \f \n \r \t \v,
+// octal (\NNN, \0NNN) and hexadecimal (\xHH); any other backslash is kept.
+func decodeEscapes(w string) string {
+	if !strings.Contains(w, `\`) {
+		return w
+	}
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		if w[i] != '\\' || i+1 >= len(w) {
+			b.WriteByte(w[i])
+			continue
+		}
+		c := w[i+1]
+		if c == '\\' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		if k := strings.IndexByte("abefnrtv", c); k >= 0 {
+			b.WriteByte("\a\b\x1b\f\n\r\t\v"[k])
+			i++
+			continue
+		}
+		base, digits, j := 0, 0, i+1
+		switch {
+		case c == 'x':
+			base, digits, j = 16, 2, i+2
+		case c == '0':
+			base, digits, j = 8, 3, i+2
+		case c >= '1' && c <= '7':
+			base, digits = 8, 3
+		}
+		n, v := 0, 0
+		for ; base > 0 && n < digits && j+n < len(w); n++ {
+			d := strings.IndexByte("0123456789abcdef"[:base], lower(w[j+n]))
+			if d < 0 {
+				break
+			}
+			v = v*base + d
+		}
+		if base == 0 || n == 0 && c == 'x' {
+			b.WriteByte(w[i])
+			continue
+		}
+		b.WriteByte(byte(v))
+		i = j + n - 1
+	}
+	return b.String()
+}
+
+// lower returns the ASCII letter c in lower case, any other byte as is.
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
