@@ -20,7 +20,8 @@ import (
 // under bwrap) and "allow bash" allowed each: the secret-read rule looked
 // at a word whole, or at the rest after an '=' or '@', and at the blank-
 // separated words of here-documents only, so ".so ../home/.ssh/id_ed25519"
-// named a path beneath "work/.so ..", not the key.
+// named a path beneath "work/.so ..", not the key; a variable bound to
+// such a word and printed was looked at whole too.
 var canaryRound98Embedded = map[string][]string{
 	"1-roff-includes": {
 		`printf '.so ../home/.ssh/id_ed25519\n' | groff -Tascii`,
@@ -36,6 +37,9 @@ var canaryRound98Embedded = map[string][]string{
 		`echo -e "README\t../home/.ssh/id_ed25519" | xargs cat`,
 		`printf 'README\012../home/.ssh/id_ed25519\n' | xargs cat`,
 		`printf 'README\x0a../home/.ssh/id_ed25519\n' | xargs cat`,
+		`x="README ../home/.ssh/id_ed25519"; echo "$x" | xargs cat`,
+		`x=README\ ../home/.ssh/id_ed25519; echo $x | xargs cat`,
+		`x=".so ../home/.ssh/id_ed25519"; echo "$x" | groff -Tascii`,
 	},
 }
 
