@@ -4,11 +4,14 @@ package permission_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // canaryRound98Embedded are the lines of redteam69's round 98 that name
@@ -124,6 +127,78 @@ func TestCanaryRound98GitProjectConfig(t *testing.T) {
 		`git status`, `git checkout -b feature`, `git stash && git stash pop`, `git pull`, `git rm --cached README`} {
 		if out := authorize(t, g, line); !out.Run {
 			t.Errorf("ordinary line %q was refused: %+v", line, out.Verdict)
+		}
+	}
+}
+
+// round98Session is what the session record of round 98's data home
+// holds: a line that prints it read the data home.
+const round98Session = "ROUND98-SESSION-RECORD"
+
+// canaryRound98DataHome are lines that read a data home the workdir holds
+// (lite-agent --home ./.data, an SDK's Storage.Home inside the project):
+// each printed the session record in real bash and was allowed, while
+// the same reads of a data home outside the workdir asked (the gate
+// counted only protected paths outside the workdir among the secrets).
+var canaryRound98DataHome = []string{
+	`cat .data/projects/0123456789abcdef/sessions/s1.jsonl`,
+	`grep -r SESSION .data`,
+	`tar cf - .data | cat`,
+	`cat .data/projects/*/sessions/*`,
+}
+
+// TestCanaryRound98DataHomeInWorkdir checks that each line reading a
+// data home inside the workdir prints its session record and asks under
+// the secret-read rule, and that reading the project's other files and
+// listing the data home stay allowed.
+func TestCanaryRound98DataHomeInWorkdir(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "tar", "grep")
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
+	data := filepath.Join(wd, ".data")
+	for name, content := range map[string]string{
+		filepath.Join(wd, "README"):      "readme\n",
+		filepath.Join(wd, "src", "a.go"): "package a\n",
+		filepath.Join(data, "projects", "0123456789abcdef", "sessions", "s1.jsonl"): `{"text":"` + round98Session + `"}` + "\n",
+		filepath.Join(home, ".bashrc"):                                              "# rc\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home, Protected: []string{data}})
+	decide := func(line string) permission.Verdict {
+		t.Helper()
+		v, err := g.Decide(t.Context(), secretCall(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	run := func(line string) string {
+		t.Helper()
+		cmd := exec.CommandContext(t.Context(), "/bin/bash", "-c", line)
+		cmd.Dir, cmd.Env = wd, canaryEnv(home)
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	for _, line := range canaryRound98DataHome {
+		if out := run(line); !strings.Contains(out, round98Session) {
+			t.Errorf("%q did not print the session record when run: %q", line, out)
+		}
+		if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
+			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
+		}
+	}
+	for _, line := range []string{`cat README`, `grep -r package src`, `ls -la .data`, `du -sh .data`, `wc -l src/a.go`} {
+		if out := run(line); strings.Contains(out, round98Session) {
+			t.Errorf("ordinary line %q printed the session record", line)
+		}
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
 		}
 	}
 }

@@ -26,13 +26,15 @@ const RuleBashSecretRead = "bash-secret-read"
 // [RuleBashSecretRead]): the credential locations of home, the system's
 // secret files, the data homes [secretpaths.DataHomes] finds, and the
 // protected paths outside the workdir (the data home of the project, a
-// managed policy file).
+// managed policy file) or, inside it, that are a data home (--home
+// ./.data: cat .data/projects/*/sessions/* printed the sessions' records
+// while a data home in the user's home asked, round 98).
 func secretLocations(home, workdir string, protected []string) []string {
 	out := secretpaths.UserCredentials(home)
 	out = append(out, secretpaths.System(home)...)
 	out = append(out, secretpaths.DataHomes(home)...)
 	for _, p := range protected {
-		if workdir == "" || !pathmatch.Within(p, workdir) {
+		if workdir == "" || !pathmatch.Within(p, workdir) || secretpaths.IsDataHome(p) {
 			out = append(out, p)
 		}
 	}
