@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/tool/builtin"
 )
 
 // canaryRound98Embedded are the lines of redteam69's round 98 that name
@@ -199,6 +201,59 @@ func TestCanaryRound98DataHomeInWorkdir(t *testing.T) {
 		}
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
+
+// TestCanaryRound98FileToolsInHome checks that in a workspace holding the
+// home (an agent started in ~), read_file and grep of a credential
+// location ask under the default policy, as cat and grep -r in bash do,
+// after the real read_file tool returned the key there; the project's
+// other files, and glob and list_dir (names only), stay allowed, and so
+// does grep of the workspace in a project that holds no home.
+func TestCanaryRound98FileToolsInHome(t *testing.T) {
+	home, wd := round84Fixture(t)
+	tools, err := builtin.FileTools(builtin.FileOptions{Workdir: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		if tl.Name() != "read_file" {
+			continue
+		}
+		res, err := tl.Call(t.Context(), nil, json.RawMessage(`{"path":".ssh/id_ed25519"}`))
+		if err != nil || !strings.Contains(res.Content, round84Key) {
+			t.Fatalf("read_file .ssh/id_ed25519 in the home's workspace: %v %q, want the key", err, res.Content)
+		}
+	}
+	decide := func(g *permission.Gate, name, input string) permission.Verdict {
+		t.Helper()
+		v, err := g.Decide(t.Context(), permission.Call{Name: name, Input: json.RawMessage(input)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	inHome := permission.NewGate(permission.GateOptions{Workdir: home, HomeDir: home})
+	for _, c := range [][2]string{
+		{"read_file", `{"path":".ssh/id_ed25519"}`}, {"read_file", `{"path":"./.aws/../.ssh/id_ed25519"}`},
+		{"read_file", `{"path":".aws/credentials"}`}, {"grep", `{"pattern":"PRIVATE","path":".ssh"}`},
+		{"grep", `{"pattern":"PRIVATE"}`}, {"grep", `{"pattern":"PRIVATE","path":"."}`},
+	} {
+		if v := decide(inHome, c[0], c[1]); v.Decision != permission.Ask || v.RuleID != permission.RuleFileSecretRead {
+			t.Errorf("%s %s in the home: %v %s (%s), want an ask of %s", c[0], c[1], v.Decision, v.RuleID, v.Reason, permission.RuleFileSecretRead)
+		}
+	}
+	for _, c := range [][2]string{{"glob", `{"pattern":".ssh/*"}`}, {"list_dir", `{"path":".ssh"}`}} {
+		if v := decide(inHome, c[0], c[1]); v.Decision != permission.Allow {
+			t.Errorf("%s %s in the home: %v %s (%s), want it allowed", c[0], c[1], v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	inProject := permission.NewGate(permission.GateOptions{Workdir: wd, HomeDir: home})
+	for _, c := range [][2]string{{"read_file", `{"path":"README"}`}, {"grep", `{"pattern":"x"}`},
+		{"grep", `{"pattern":"x","path":"sub"}`}, {"read_file", `{"path":"doc/a"}`}} {
+		if v := decide(inProject, c[0], c[1]); v.Decision != permission.Allow {
+			t.Errorf("%s %s in the project: %v %s (%s), want it allowed", c[0], c[1], v.Decision, v.RuleID, v.Reason)
 		}
 	}
 }

@@ -22,6 +22,57 @@ import (
 // approval handler it is denied.
 const RuleBashSecretRead = "bash-secret-read"
 
+// RuleFileSecretRead is the rule id of the ask a [Gate] gives a read_file
+// or grep call that a policy allowed but that reads a credential location
+// of the home or a secret file of the system, as [RuleBashSecretRead] asks
+// for a bash line: the file tools stay in the workspace, but a workspace
+// may hold the home (an agent started in ~: read_file .ssh/id_ed25519
+// returned the key while cat .ssh/id_ed25519 asked, round 98). glob and
+// list_dir show names only and are not asked about; nor are read_file's
+// read roots outside the workspace, which the host gives (a session's own
+// log).
+const RuleFileSecretRead = "file-secret-read"
+
+// fileSecretRead returns the path of a read_file or grep call (grep's
+// workspace root when it names none) that names a credential location or
+// a system secret inside the workspace, or for grep a directory holding
+// one; "" otherwise.
+func (g *Gate) fileSecretRead(call Call) string {
+	tree := false
+	switch call.Name {
+	case "read_file":
+	case "grep":
+		tree = true
+	default:
+		return ""
+	}
+	v, _ := lookup(parseInput(call.Input), []string{"path"})
+	p, _ := v.(string)
+	if p == "" {
+		if !tree {
+			return ""
+		}
+		p = "."
+	}
+	target := g.absTarget("", p)
+	if target == "" || g.workdir == "" {
+		return ""
+	}
+	// The credential locations, not the data homes and protected paths
+	// (the session's own log may be read).
+	creds := append(secretpaths.UserCredentials(g.home), secretpaths.System(g.home)...)
+	if e := g.withEnvSecrets(); e != g {
+		creds = append(creds, e.secrets[len(g.secrets):]...)
+	}
+	for _, t := range []string{filepath.Clean(target), pathmatch.Resolve(target)} {
+		if pathmatch.Within(t, g.workdir) &&
+			(secretpaths.IsProcSecret(filepath.ToSlash(t), tree) || pathmatch.Hits(t, creds, tree)) {
+			return p
+		}
+	}
+	return ""
+}
+
 // secretLocations returns the paths a bash line asks to read (see
 // [RuleBashSecretRead]): the credential locations of home, the system's
 // secret files, the data homes [secretpaths.DataHomes] finds, and the
