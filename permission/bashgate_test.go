@@ -133,7 +133,10 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"CloneOutside", "git clone x ~/.config/autostart", false, permission.Deny, permission.RuleBashAnalysis, true},
 		{"InitIntoDataHome", "git init ~/.lite-agent", false, permission.Deny, permission.RuleBashProtected, false},
 		{"CloneInside", "git clone https://example.com/r.git sub/r", false, permission.Allow, "", true},
-		{"ApplyWithoutProjectConfig", "git apply p.diff", false, permission.Allow, "", true},
+		// A patch may make a protected file that does not exist yet
+		// (.lite-agent/hooks.json, round 98): opaque without one too.
+		{"ApplyWithoutProjectConfig", "git apply p.diff", false, permission.Deny, permission.RuleBashAnalysis, true},
+		{"ApplyCheckWithoutProjectConfig", "git apply --check p.diff", false, permission.Allow, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -164,7 +164,9 @@
 // the system's secret files, a process's environ or mem, a data home, or a
 // directory holding one), however it names it, is turned into an ask
 // ([RuleBashSecretRead]); a line made only of listers (ls, stat, du …) is
-// not. An allowed write_file, edit_file or
+// not; an allowed read_file or grep of a credential location inside the
+// workspace (one that holds the home) is asked about likewise
+// ([RuleFileSecretRead]). An allowed write_file, edit_file or
 // delete_file of a path in a .git directory, as given or resolved, or in
 // the hooks directory core.hooksPath names, is asked about too
 // ([RuleGitDir]). Then:

@@ -530,7 +530,10 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 		v = Verdict{Decision: Ask, RuleID: RuleBashSecretRead, Reason: secretReadReason(screen.secret)}
 	}
 	if v.Decision == Allow {
-		if p := g.fileInGitDir(call); p != "" {
+		if p := g.fileSecretRead(call); p != "" {
+			v = Verdict{Decision: Ask, RuleID: RuleFileSecretRead,
+				Reason: "the tool reads a path that holds credentials (or a directory holding one): " + clip(p)}
+		} else if p := g.fileInGitDir(call); p != "" {
 			v = Verdict{Decision: Ask, RuleID: RuleGitDir,
 				Reason: "the tool changes a file inside a .git directory, whose configuration and hooks git runs: " + clip(p)}
 		} else if p := g.fileInHooksDir(call); p != "" {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
@@ -21,17 +22,70 @@ import (
 // approval handler it is denied.
 const RuleBashSecretRead = "bash-secret-read"
 
+// RuleFileSecretRead is the rule id of the ask a [Gate] gives a read_file
+// or grep call that a policy allowed but that reads a credential location
+// of the home or a secret file of the system, as [RuleBashSecretRead] asks
+// for a bash line: the file tools stay in the workspace, but a workspace
+// may hold the home (an agent started in ~: read_file .ssh/id_ed25519
+// returned the key while cat .ssh/id_ed25519 asked, round 98). glob and
+// list_dir show names only and are not asked about; nor are read_file's
+// read roots outside the workspace, which the host gives (a session's own
+// log).
+const RuleFileSecretRead = "file-secret-read"
+
+// fileSecretRead returns the path of a read_file or grep call (grep's
+// workspace root when it names none) that names a credential location or
+// a system secret inside the workspace, or for grep a directory holding
+// one; "" otherwise.
+func (g *Gate) fileSecretRead(call Call) string {
+	tree := false
+	switch call.Name {
+	case "read_file":
+	case "grep":
+		tree = true
+	default:
+		return ""
+	}
+	v, _ := lookup(parseInput(call.Input), []string{"path"})
+	p, _ := v.(string)
+	if p == "" {
+		if !tree {
+			return ""
+		}
+		p = "."
+	}
+	target := g.absTarget("", p)
+	if target == "" || g.workdir == "" {
+		return ""
+	}
+	// The credential locations, not the data homes and protected paths
+	// (the session's own log may be read).
+	creds := append(secretpaths.UserCredentials(g.home), secretpaths.System(g.home)...)
+	if e := g.withEnvSecrets(); e != g {
+		creds = append(creds, e.secrets[len(g.secrets):]...)
+	}
+	for _, t := range []string{filepath.Clean(target), pathmatch.Resolve(target)} {
+		if pathmatch.Within(t, g.workdir) &&
+			(secretpaths.IsProcSecret(filepath.ToSlash(t), tree) || pathmatch.Hits(t, creds, tree)) {
+			return p
+		}
+	}
+	return ""
+}
+
 // secretLocations returns the paths a bash line asks to read (see
 // [RuleBashSecretRead]): the credential locations of home, the system's
 // secret files, the data homes [secretpaths.DataHomes] finds, and the
 // protected paths outside the workdir (the data home of the project, a
-// managed policy file).
+// managed policy file) or, inside it, that are a data home (--home
+// ./.data: cat .data/projects/*/sessions/* printed the sessions' records
+// while a data home in the user's home asked, round 98).
 func secretLocations(home, workdir string, protected []string) []string {
 	out := secretpaths.UserCredentials(home)
 	out = append(out, secretpaths.System(home)...)
 	out = append(out, secretpaths.DataHomes(home)...)
 	for _, p := range protected {
-		if workdir == "" || !pathmatch.Within(p, workdir) {
+		if workdir == "" || !pathmatch.Within(p, workdir) || secretpaths.IsDataHome(p) {
 			out = append(out, p)
 		}
 	}
@@ -154,6 +208,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 	for _, c := range a.Commands {
 		for _, w := range c.Args {
 			words := append([]string{w}, fileWords(w)...)
+			words = append(words, embeddedWords(w)...)
 			for _, p := range append(words, tildeWords(w, a.Dirs)...) {
 				if g.namesSecretWord(a.Dirs, p) {
 					return w
@@ -381,6 +436,96 @@ func inputWords(a *shellscan.Analysis) []string {
 				out = append(out, t)
 			}
 		}
+		out = append(out, embeddedWords(in)...)
 	}
 	return out
+}
+
+// embeddedWords returns the paths a word w may hold after its start, as
+// a program that reads names or requests from what a command prints
+// takes them (echo "README ../home/.ssh/id_ed25519" | xargs cat, printf
+// '.so ../home/.ssh/id_ed25519\n' | groff, whose .so, .mso and .cf work
+// in its safe mode): w with the escapes of printf and echo -e decoded
+// (\n, \t, \012, \x0a …), split at blanks, control characters, quotes,
+// angle brackets, parentheses and the shell's separators. A part that
+// begins with a tilde is left out (neither xargs nor roff expands it, and
+// a message that mentions ~/.ssh is no read); so is w itself. Nil when w
+// holds no separator.
+func embeddedWords(w string) []string {
+	if !strings.ContainsFunc(w, embeddedSep) && !strings.Contains(w, `\`) {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(decodeEscapes(w), embeddedSep) {
+		if f == w || strings.HasPrefix(f, "~") || len(out) >= 64 {
+			continue
+		}
+		out = append(out, f)
+		out = append(out, fileWords(f)...)
+	}
+	return out
+}
+
+// embeddedSep reports whether r separates the names embeddedWords finds.
+func embeddedSep(r rune) bool {
+	return r <= ' ' || r == 0x7f || strings.ContainsRune("\"'`<>(),;|&", r) || unicode.IsSpace(r)
+}
+
+// decodeEscapes returns w with the backslash escapes printf and echo -e
+// decode made into the bytes they stand for: \a \b \e \f \n \r \t \v,
+// octal (\NNN, \0NNN) and hexadecimal (\xHH); any other backslash is kept.
+func decodeEscapes(w string) string {
+	if !strings.Contains(w, `\`) {
+		return w
+	}
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		if w[i] != '\\' || i+1 >= len(w) {
+			b.WriteByte(w[i])
+			continue
+		}
+		c := w[i+1]
+		if c == '\\' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		if k := strings.IndexByte("abefnrtv", c); k >= 0 {
+			b.WriteByte("\a\b\x1b\f\n\r\t\v"[k])
+			i++
+			continue
+		}
+		base, digits, j := 0, 0, i+1
+		switch {
+		case c == 'x':
+			base, digits, j = 16, 2, i+2
+		case c == '0':
+			base, digits, j = 8, 3, i+2
+		case c >= '1' && c <= '7':
+			base, digits = 8, 3
+		}
+		n, v := 0, 0
+		for ; base > 0 && n < digits && j+n < len(w); n++ {
+			d := strings.IndexByte("0123456789abcdef"[:base], lower(w[j+n]))
+			if d < 0 {
+				break
+			}
+			v = v*base + d
+		}
+		if base == 0 || n == 0 && c == 'x' {
+			b.WriteByte(w[i])
+			continue
+		}
+		b.WriteByte(byte(v))
+		i = j + n - 1
+	}
+	return b.String()
+}
+
+// lower returns the ASCII letter c in lower case, any other byte as is.
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }

@@ -59,6 +59,12 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 					tree && slices.ContainsFunc(append([]string{v}, fileWords(v)...), func(p string) bool { return g.namesSecret(a.Dirs, p, false, true) }) {
 					return true
 				}
+				// A name inside the value, as a reader of what is
+				// printed takes it (x="README ../home/.ssh/id_ed25519";
+				// echo "$x" | xargs cat, round 98).
+				if slices.ContainsFunc(embeddedWords(v), func(p string) bool { return g.namesSecretWord(a.Dirs, p) }) {
+					return true
+				}
 				continue
 			}
 			tail, ok := knownTail(v)

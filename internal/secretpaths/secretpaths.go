@@ -257,6 +257,10 @@ func DataHomes(userHome string) []string {
 	return out
 }
 
+// IsDataHome reports whether dir looks like a data home of lite-agent:
+// its projects directory holds a directory named like a project hash.
+func IsDataHome(dir string) bool { return holdsProjects(dir) }
+
 // holdsProjects reports whether dir looks like a data home: its projects
 // directory holds a directory named like a project hash (16 lowercase
 // hexadecimal digits).

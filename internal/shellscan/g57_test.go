@@ -119,7 +119,7 @@ func TestG57GitEditorIsOpaque(t *testing.T) {
 		"git merge x", "git merge --no-ff -m x y", "git merge --abort", "git pull", "git pull -r", "git pull --rebase",
 		"git notes add -m x", "git notes list", "git notes show", "git add -A", "git add .", "git add -u",
 		"git checkout main", "git checkout -b x", "git reset --hard", "git restore x", "git stash",
-		"git stash push -m x", "git stash pop", "git am x.patch",
+		"git stash push -m x", "git stash pop", "git am --abort",
 	})
 }
 

@@ -146,6 +146,10 @@ func (an *analyzer) git(args []word) {
 			}
 		}
 	}
+	if why := gitPatchWrites(sub, args[i+1:]); why != "" {
+		an.opaque(why)
+		return
+	}
 	an.gitDestinations(sub, args[i+1:])
 	if sub == "push" {
 		if why := gitPushDestroys(args[i+1:]); why != "" {
@@ -261,10 +265,66 @@ func (an *analyzer) gitDestinations(sub string, args []word) {
 			return
 		}
 		ops = ops[1:]
+	case "mv":
+		// git mv moves its sources to the last operand, whole, as mv
+		// does: git mv x .lite-agent made the project's protected
+		// directory out of a directory the line wrote (round 98). Its
+		// options take no values, and every operand after -- is one.
+		ops = ops[:0]
+		rest := false
+		for _, a := range args {
+			if rest || !strings.HasPrefix(a.text, "-") || a.dynamic {
+				ops = append(ops, a)
+			}
+			rest = rest || a.text == "--"
+		}
 	default:
 		return
 	}
 	for _, op := range ops {
 		an.addAccess(op, modeWrite, "git "+sub, true)
 	}
+}
+
+// gitPatchWrites says why git apply or git am makes the line opaque: they
+// write the files their patch or mail names, which the line may have
+// written itself, so any protected path of the worktree, one that does
+// not exist yet too (.lite-agent/hooks.json in a project without one), as
+// patch does; git apply --cached writes it into the index, from which a
+// commit and a checkout bring it. It returns "" for git apply that only
+// checks or describes its patch (--check, --stat, --numstat, --summary
+// without --apply) and git am --show-current-patch, --abort and --quit,
+// which apply nothing.
+func gitPatchWrites(sub string, args []word) string {
+	switch sub {
+	case "apply":
+		// git takes an abbreviation of --apply (--app); the options that
+		// turn applying off count only as spelled out.
+		inspects, applies := false, false
+		for _, a := range args {
+			if a.text == "--" {
+				break
+			}
+			switch {
+			case a.dynamic || len(a.text) >= len("--ap") && strings.HasPrefix("--apply", a.text):
+				applies = true
+			case a.text == "--check" || a.text == "--stat" || a.text == "--numstat" || a.text == "--summary":
+				inspects = true
+			}
+		}
+		if inspects && !applies {
+			return ""
+		}
+	case "am":
+		// --abort and --quit end a session git am began (asked about
+		// then) without applying more of it.
+		for _, a := range args {
+			if !a.dynamic && (strings.HasPrefix(a.text, "--show-current-patch") || a.text == "--abort" || a.text == "--quit") {
+				return ""
+			}
+		}
+	default:
+		return ""
+	}
+	return "git " + sub + " writes the files its patch names, which may be protected paths not made yet"
 }
