@@ -254,7 +254,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 	// sh runs each complete statement before a syntax error on a later
 	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
 	f, _ := parsedStmts(s)
-	fed, wrote := stringFed(f), map[string]bool{}
+	fed := stringFed(f)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ForClause:
@@ -270,22 +270,12 @@ func (an *analyzer) guessScript(s string, depth int) {
 			an.opaque("a command string given to a command the analysis does not model runs a command substitution")
 			return true
 		case *syntax.Redirect:
-			// The shell that runs the string writes its redirection
-			// targets (-XX:OnError='echo x >~/.bashrc').
-			if n.Word == nil || n.Hdoc != nil {
-				return true
-			}
-			w := an.word(n.Word, s)
-			if w.dynamic || w.special {
-				an.opaque("a command string given to a command the analysis does not model redirects to a path only known when it runs")
-				return true
-			}
-			an.unknownArgs([]word{w})
-			if n.Op == syntax.RdrOut || n.Op == syntax.AppOut || n.Op == syntax.RdrClob || n.Op == syntax.RdrAll || n.Op == syntax.AppAll || n.Op == syntax.RdrInOut {
-				for _, k := range an.writtenKeys(w.text) {
-					wrote[k] = true
-				}
-			}
+			// The shell that runs the string opens its redirection
+			// targets as the line's are (-XX:OnError='echo x
+			// >~/.bashrc'): a file it writes and then runs by path
+			// (printf … > s; chmod +x s; ./s) is one the line runs and
+			// writes (see runsWritten).
+			an.redirect(n, s)
 			return true
 		case *syntax.CallExpr:
 		default:
@@ -343,16 +333,6 @@ func (an *analyzer) guessScript(s string, depth int) {
 			}
 			if ws[0].dynamic && guessable(emptied[0].text) {
 				an.guessCommand(emptied, depth+1, 0)
-			}
-		}
-		if !ws[0].dynamic && strings.Contains(ws[0].text, "/") {
-			// A program the string wrote into a file before (printf …
-			// > s; chmod +x s; ./s) is code no rule saw (review67g).
-			for _, k := range an.writtenKeys(ws[0].text) {
-				if wrote[k] {
-					an.opaque("a command string runs " + clipName(ws[0].text) + ", a file it writes")
-					break
-				}
 			}
 		}
 		// A command the string feeds (printf … | sh, sh < s) reads its
