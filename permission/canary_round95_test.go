@@ -28,6 +28,14 @@ var canaryRound95 = map[string][]string{
 		`printf 'import os\nos.remove("../c")\n' > sub/conftest.py && hyperfine -i -r1 'cd sub && pytest'`,
 		`printf 'import os\nos.remove("../c")\n' > sub/conftest.py && hyperfine -i -r1 'cd sub && pytest -q -p no:cacheprovider'`,
 	},
+	// The same behind a wrapper: the guessed wrapper's command was
+	// guessed in turn, its accesses dropped with it.
+	"3-wrapped-build-tool-where-the-string-cd-went": {
+		`printf 'R=r\nall:\n\t$(R)m -f ../c\n' > sub/Makefile && hyperfine -r1 'cd sub && timeout 5 make'`,
+		`printf 'R=r\nall:\n\t$(R)m -f ../c\n' > sub/Makefile && hyperfine -r1 'cd sub && env make'`,
+		`printf 'R=r\nall:\n\t$(R)m -f ../c\n' > sub/Makefile && hyperfine -r1 'cd sub && nice make'`,
+		`printf 'import os\nos.remove("../c")\n' > sub/conftest.py && hyperfine -i -r1 'cd sub && timeout 9 pytest'`,
+	},
 }
 
 func TestCanaryRound95(t *testing.T) {
