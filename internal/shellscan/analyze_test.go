@@ -47,7 +47,7 @@ func checkMayWrite(t *testing.T, line, want string) {
 	a := analyzeBash(line, "/home/u", "/w")
 	var got []string
 	for _, x := range a.accesses {
-		if x.unknown {
+		if x.unknown || x.mode != modeRead {
 			got = append(got, x.path)
 		}
 	}

@@ -241,9 +241,13 @@ func withoutExpansions(w string) string {
 }
 
 // guessScript parses s, a command string an unmodelled command was given,
-// and analyzes each simple command in it that names a program the
-// analysis models (see guessCommand). A string that does not parse is
-// not a command line.
+// and analyzes each simple command in it with the analyzer's own model of
+// commands (see command), as the line's: its units only restrict, its
+// paths are relocated to where its cd went (see scopeCwds), and what the
+// analyzer cannot follow makes the line opaque. The builtins the string
+// reader followed before (eval, command -p, set -P, read, trap) and chmod
+// keep their own handling here. A string that does not parse is not a
+// command line.
 func (an *analyzer) guessScript(s string, depth int) {
 	if depth >= maxNesting || len(s) > maxCommandLen {
 		an.opaque("a command string nests too deeply to check")
@@ -254,6 +258,13 @@ func (an *analyzer) guessScript(s string, depth int) {
 		return
 	}
 	an.a.scripts++
+	// Its commands restrict only, as a wrapper's do: the line's rules
+	// allowed the program that runs the string.
+	defer func(from int) {
+		for i := from; i < len(an.a.units); i++ {
+			an.a.units[i].wrapper = true
+		}
+	}(len(an.a.units))
 	// The string runs in a shell of its own, at a time the line does not
 	// tell and maybe many times: where its cd goes is where its own
 	// paths are taken from, not the line's (see scopeCwds).
@@ -263,7 +274,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 	// sh runs each complete statement before a syntax error on a later
 	// line ($'cd; echo x >> .bashrc\n)'): those are analyzed.
 	f, _ := parsedStmts(s)
-	fed, wrote := stringFed(f), map[string]bool{}
+	fed := stringFed(f)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ForClause:
@@ -284,22 +295,12 @@ func (an *analyzer) guessScript(s string, depth int) {
 			an.envPrinter(n.Variant.Value, an.declWords(n, s))
 			return true
 		case *syntax.Redirect:
-			// The shell that runs the string writes its redirection
-			// targets (-XX:OnError='echo x >~/.bashrc').
-			if n.Word == nil || n.Hdoc != nil {
-				return true
-			}
-			w := an.word(n.Word, s)
-			if w.dynamic || w.special {
-				an.opaque("a command string given to a command the analysis does not model redirects to a path only known when it runs")
-				return true
-			}
-			an.unknownArgs([]word{w})
-			if n.Op == syntax.RdrOut || n.Op == syntax.AppOut || n.Op == syntax.RdrClob || n.Op == syntax.RdrAll || n.Op == syntax.AppAll || n.Op == syntax.RdrInOut {
-				for _, k := range an.writtenKeys(w.text) {
-					wrote[k] = true
-				}
-			}
+			// The shell that runs the string opens its redirection
+			// targets as the line's are (-XX:OnError='echo x
+			// >~/.bashrc'): a file it writes and then runs by path
+			// (printf … > s; chmod +x s; ./s) is one the line runs and
+			// writes (see runsWritten).
+			an.redirect(n, s)
 			return true
 		case *syntax.CallExpr:
 		default:
@@ -359,80 +360,6 @@ func (an *analyzer) guessScript(s string, depth int) {
 				an.guessCommand(emptied, depth+1, 0)
 			}
 		}
-		if !ws[0].dynamic && strings.Contains(ws[0].text, "/") {
-			// A program the string wrote into a file before (printf …
-			// > s; chmod +x s; ./s) is code no rule saw (review67g).
-			for _, k := range an.writtenKeys(ws[0].text) {
-				if wrote[k] {
-					an.opaque("a command string runs " + clipName(ws[0].text) + ", a file it writes")
-					break
-				}
-			}
-		}
-		// command cd, builtin cd and eval cd change the directory as cd
-		// does (review67g: hyperfine -r1 'command cd; echo x >> .bashrc').
-		cw, evaluated := ws, false
-		for len(cw) > 1 && !cw[0].dynamic && prefixBuiltins.get()[cw[0].text] {
-			evaluated = evaluated || cw[0].text == "eval"
-			cw = prefixOperands(cw[0].text, cw[1:])
-		}
-		changesDir := len(cw) > 0 && !cw[0].dynamic && (cw[0].text == "cd" || cw[0].text == "pushd" || cw[0].text == "popd")
-		if !changesDir {
-			// The words, with ~ and $HOME expanded as the shell that
-			// runs the string expands them, may name files it writes;
-			// a cd's operand is where the paths after it are taken
-			// from (see scopeCwds), which it does not write. A reader
-			// (wc, cat, ls) writes no output of its own where it runs
-			// and reads its operands, as on the line.
-			if len(cw) > 0 && readsOnly(cw[0]) {
-				for _, w := range cw[1:] {
-					// A word only known when it runs is left, as
-					// unknownArgs leaves it.
-					if !w.dynamic && !w.special && w.text != "" && !strings.HasPrefix(w.text, "-") {
-						an.pathArg(w, modeRead, cw[0].text)
-					}
-				}
-				if searchesCwd(cw[0].text, cw[1:]) {
-					// grep -r PATTERN reads the tree where the string's
-					// cd went (hyperfine 'cd ../home && grep -r
-					// PRIVATE' printed the key, round 92); with paths
-					// it reads them instead, which asks only where the
-					// directory itself holds a credential.
-					an.pathArg(word{text: "."}, modeRead, cw[0].text)
-				}
-			} else if !ws[0].dynamic && !ws[0].pattern && !strings.Contains(ws[0].text, "/") {
-				// The program named without a path is PATH's, not a
-				// file where the string runs.
-				an.unknownArgs(ws[1:])
-			} else {
-				an.unknownArgs(ws)
-			}
-		}
-		if len(cw) > 0 && !cw[0].dynamic {
-			// A credential printer in a string prints as on the line
-			// (hyperfine --show-output 'gh auth token').
-			an.credentialPrinter(path.Base(cw[0].text), cw[1:])
-			an.envPrinter(path.Base(cw[0].text), cw[1:])
-		}
-		if len(cw) > 0 && !cw[0].dynamic && cw[0].text == "set" && setsPhysical(cw[1:]) {
-			// set -P and set -o physical make each cd after them
-			// resolve links before "..", as bash -P -c '…' does
-			// (hyperfine -Sbash 'set -P; cd link/..; echo x >>
-			// .bashrc' wrote the home's).
-			an.physical = true
-		}
-		if changesDir {
-			// The paths after it are relative to where it went, which
-			// the analyzer's candidate directories then hold (cd; echo
-			// x >> .bashrc writes the home's).
-			an.cd(cw[0].text, cw[1:])
-		} else if evaluated && len(cw) > 0 {
-			// eval's words, joined, are a command string of their own
-			// (eval "cd ~").
-			if joined, _ := joinWords(cw); shellText(joined) {
-				an.guessScript(joined, depth+1)
-			}
-		}
 		// A command the string feeds (printf … | sh, sh < s) reads its
 		// input from the string, whatever the line feeds (review67g: sh
 		// with no operand was taken as given nothing).
@@ -440,22 +367,74 @@ func (an *analyzer) guessScript(s string, depth int) {
 			an.stdinFed = true
 			defer func() { an.stdinFed = false }()
 		}
-		if !ws[0].dynamic && guessable(ws[0].text) {
-			an.guessCommand(ws, depth+1, 0)
-		} else if builtinOnly.get()[ws[0].text] {
-			// eval, exec, command … in a command string: what follows
-			// may be the command.
-			an.guessInner(ws[1:], depth+1, 0)
-		} else if !ws[0].dynamic && len(ws) > 1 {
-			// A command the analysis does not model, in a string: its
-			// words are looked into as the line's unmodelled commands'
-			// are, so that a command string it is given (hyperfine
-			// "hyperfine -r1 'echo x >> ~/.bashrc'") is read as one
-			// (review67g: only its words were checked, as paths).
-			an.guessInner(ws[1:], depth+1, 0)
+		if ws[0].dynamic {
+			// A program only known when the string runs: its words may
+			// name files it writes, as the line's unknown words do.
+			an.unknownArgs(ws)
+			return true
 		}
+		// The analyzer's own model of the command, as on the line: its
+		// cd moves the string's directories (see scopeCwds), readers
+		// read, credential printers print, what it cannot follow
+		// (eval, exec, a word only known when it runs) is opaque for
+		// the whole line, and a command it does not model has its
+		// words checked and guessed at (see fileCommand).
+		// command, builtin and exec run the command after their options
+		// (command -p ls), eval its words joined as a string of its own
+		// (eval "cd ~"); set -P and set -o physical make the string's cd
+		// commands after them resolve links first (see setsPhysical).
+		cw, evaluated := ws, false
+		for len(cw) > 1 && !cw[0].dynamic && prefixBuiltins.get()[cw[0].text] {
+			evaluated = evaluated || cw[0].text == "eval"
+			cw = prefixOperands(cw[0].text, cw[1:])
+		}
+		if joined, _ := joinWords(cw); evaluated && shellText(joined) {
+			an.guessScript(joined, depth+1)
+			return true
+		}
+		if len(cw) == 0 || cw[0].dynamic {
+			an.unknownArgs(cw)
+			return true
+		}
+		if cw[0].text == "set" && setsPhysical(cw[1:]) {
+			an.physical = true
+		}
+		if b := cw[0].text; builtinOnly.get()[b] && b != "cd" && b != "pushd" && b != "popd" {
+			// read, trap, hash, set …: what they bind the walk above
+			// follows, and what they run is guessed at among their words
+			// (trap 'cmd' EXIT), as among an unmodelled command's.
+			an.guessInner(cw[1:], depth+1, 0)
+			return true
+		}
+		ws = cw
+		if ws[0].text == "chmod" {
+			// As before the analyzer read strings: chmod +x bin/ls &&
+			// bin/ls in a string runs the project's own program, which
+			// the line's rule for programs it makes executable (see
+			// runsWritten) would refuse; its words stay paths it may
+			// write.
+			an.guessCommand(ws, depth+1, 0)
+			an.unknownArgs(ws[1:])
+			return true
+		}
+		if isShell(path.Base(ws[0].text)) {
+			// A shell in a string a program the analysis does not
+			// model runs: as among such a program's words (see
+			// wrapped), what it runs is not followed.
+			an.opaque(path.Base(ws[0].text) + " is a shell in a command string given to a command the analysis does not model")
+		}
+		an.command(ws, depth+1, 0)
 		return true
 	})
+}
+
+// isShell reports whether name is a shell's program.
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
+		return true
+	}
+	return false
 }
 
 // withoutScripts returns args without the operands of the unmodelled
@@ -630,31 +609,6 @@ func setsPhysical(args []word) bool {
 		}
 	}
 	return false
-}
-
-// readsOnly reports whether w names, without a path, a program of
-// fileCommands that only reads: no operand or option of it names a file
-// it writes.
-func readsOnly(w word) bool {
-	if w.dynamic || w.pattern || w.special || strings.Contains(w.text, "/") {
-		return false
-	}
-	if w.text == "xxd" {
-		// fileCommand takes xxd's second operand as the file it writes
-		// (hyperfine -r1 'xxd README link' wrote the home's .bashrc
-		// through link, round 92).
-		return false
-	}
-	spec, ok := fileCommands.get()[w.text]
-	if !ok || spec.mode != modeRead || spec.last != 0 {
-		return false
-	}
-	for _, m := range spec.paths {
-		if m != modeRead {
-			return false
-		}
-	}
-	return true
 }
 
 // cwdMarks records where a command string's walk starts: the line's

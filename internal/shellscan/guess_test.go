@@ -256,3 +256,26 @@ func TestStringOpaque(t *testing.T) {
 		}
 	}
 }
+
+// gatestr69: a command string's commands are read with the analyzer's own
+// model of each command, not a second reader's: cp -r writes the tree it
+// copies into, sort -o writes its output file, a redirection writes its
+// target, as on the line.
+func TestCommandStringCommandsUseTheAnalyzersModel(t *testing.T) {
+	for _, tt := range []struct{ line, path string }{
+		{"hyperfine -r1 'cp -r sub ~'", "/home/u"},
+		{"hyperfine -r1 'sort -o out README'", "out"},
+		{"hyperfine -r1 'cd sub && sort -o out README'", "sub/out"},
+		{"hyperfine -r1 'echo x > out'", "out"},
+		{"hyperfine -r1 'cd sub; echo x >> out'", "sub/out"},
+	} {
+		a := analyzeBash(tt.line, "/home/u", "/w")
+		found := false
+		for _, x := range a.accesses {
+			found = found || x.path == tt.path && x.mode == modeWrite
+		}
+		if !found {
+			t.Errorf("%q: no write of %s among %+v", tt.line, tt.path, a.accesses)
+		}
+	}
+}

@@ -29,9 +29,10 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			}
 			return false
 		}
-		switch name {
-		case "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "mksh", "yash":
+		if isShell(name) {
 			an.opaque(name + " is a shell among the words of a command the analysis does not model, which may run it")
+		}
+		switch name {
 		case "printf", "test", "[":
 			return false // no -v, no arithmetic: the programs of that name
 		case "patch":
