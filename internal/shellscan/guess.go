@@ -402,7 +402,9 @@ func (an *analyzer) guessScript(s string, depth int) {
 		if b := cw[0].text; builtinOnly.get()[b] && b != "cd" && b != "pushd" && b != "popd" {
 			// read, trap, hash, set …: what they bind the walk above
 			// follows, and what they run is guessed at among their words
-			// (trap 'cmd' EXIT), as among an unmodelled command's.
+			// (trap 'cmd' EXIT), as among an unmodelled command's; set
+			// given nothing prints the environment (round 99).
+			an.envPrinter(b, cw[1:])
 			an.guessInner(cw[1:], depth+1, 0)
 			return true
 		}
