@@ -1,0 +1,95 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+)
+
+// canaryRound96 are round 96's lines (a compiler given paths outside the
+// project), each of which removed the canary in real bash under bwrap.
+// The fixture is round 89's (../evil holds a stdio.h shadowing the
+// system's and an evil.h with a constructor, the project's parent such a
+// stdio.h, the project's inc is a link to ../evil) with an "as" in ../evil
+// that removes the canary, a libq.so in the project and one with a
+// constructor in ../evil.
+var canaryRound96 = map[string][]string{
+	// Allowed before: a ".." after a link of the project was taken
+	// lexically (inc/.. the project), where the kernel steps back from
+	// where the link led (../evil/.., the project's parent).
+	"1-link-then-parent": {
+		`gcc -Iinc/.. -o t x.c && ./t`,
+		`gcc -isystem inc/.. -o t x.c && ./t`,
+		`cc -Iinc/../evil -o t x.c && ./t`,
+	},
+	// Guards, which asked before only as paths the compiler might write
+	// outside the workdir: now as code from outside the project.
+	"2-code-from-outside": {
+		`gcc -B../evil -o t x.c`,
+		`gcc -B ../evil/ -c x.c`,
+		`gcc -Binc/ -c x.c`,
+		`gcc -include ../evil/evil.h -o t x.c && ./t`,
+		`gcc -include inc/../evil/evil.h -o t x.c && ./t`,
+		`gcc -o t y.c -L. -lq -Wl,-rpath,../evil && ./t`,
+		`gcc -o t y.c -L. -lq -Wl,-rpath,inc && ./t`,
+		`gcc -o t y.c -L. -lq -Wl,-rpath,inc/../evil && ./t`,
+		`gcc -o t y.c -L. -lq -Wl,-rpath,'$ORIGIN/../evil' && ./t`,
+		`gcc -o t y.c -L. -lq -Xlinker -rpath -Xlinker ../evil && ./t`,
+		`gcc -o t y.c -L. -lq -Wl,-R,../evil && ./t`,
+	},
+}
+
+// canaryRound96Ordinary stay allowed: a compiler's programs, headers and
+// runtime library directories in the project or the system's (gcc
+// -Btools/ asked before: the analysis took the "/" after the option's
+// letters for a path it may write).
+var canaryRound96Ordinary = []string{
+	`gcc -Btools/ -c x.c`, `gcc -B tools -o t x.c && ./t`, `gcc -o t y.c -L. -lq -Wl,-rpath,. && ./t`,
+	`gcc -o t y.c -L. -lq -Wl,-rpath,'$ORIGIN' && ./t`, `gcc -o t x.c -Wl,-rpath,/usr/local/lib`,
+	`gcc -o sub/t y.c -L. -lq -Wl,-rpath,'$ORIGIN/..' && sub/t`, `gcc -include sub/h.h -c x.c`,
+	`gcc -I=/usr/include -c x.c`, `gcc -fplugin=annobin -c x.c || true`,
+}
+
+func TestCanaryRound96(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc")
+	template := canaryTemplate(t)
+	const ctor = "#include <unistd.h>\n__attribute__((constructor)) static void evil(void){ unlink(\"c\"); }\n"
+	shadow := "#include_next <stdio.h>\n" + ctor
+	for name, content := range map[string]string{
+		"work/x.c":         "#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n",
+		"work/y.c":         "int q(void);\nint main(void){return q();}\n",
+		"work/q.c":         "int q(void){return 0;}\n",
+		"work/sub/h.h":     "#define H 1\n",
+		"work/tools/.keep": "",
+		"evil/stdio.h":     shadow,
+		"evil/evil.h":      ctor,
+		"evil/q.c":         "int q(void){return 0;}\n" + ctor,
+		"evil/as":          "#!/bin/sh\nrm -f c\nexec as \"$@\"\n",
+		"stdio.h":          shadow,
+	} {
+		p := filepath.Join(template, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for dir, src := range map[string]string{"work": "q.c", "evil": "q.c"} {
+		cmd := exec.Command("gcc", "-shared", "-fPIC", "-o", "libq.so", src)
+		cmd.Dir = filepath.Join(template, dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("building %s/libq.so: %v\n%s", dir, err, out)
+		}
+	}
+	if err := os.Symlink("../evil", filepath.Join(template, "work", "inc")); err != nil {
+		t.Fatal(err)
+	}
+	checkCanaryRoundIn(t, template, canaryRound96)
+	checkOrdinary(t, template, canaryRound96Ordinary, nil)
+}
