@@ -42,6 +42,15 @@ var canaryRound96 = map[string][]string{
 		`gcc -o t y.c -L. -lq -Xlinker -rpath -Xlinker ../evil && ./t`,
 		`gcc -o t y.c -L. -lq -Wl,-R,../evil && ./t`,
 	},
+	// Guards for the directory a compiler runs in, now that a command's
+	// directories are those the line's cd commands lead it to (a ".."
+	// after cd into a link is the parent of where the link led).
+	"3-after-cd": {
+		`cd inc && gcc -I.. -o ../work/t ../work/x.c && ../work/t`,
+		`cd sub && gcc -I../.. -o t ../x.c && ./t`,
+		`cd sub; cd ..; gcc -I.. -o t x.c && ./t`,
+		`(cd sub) && gcc -I.. -o t x.c && ./t`,
+	},
 }
 
 // canaryRound96Ordinary stay allowed: a compiler's programs, headers and
@@ -53,12 +62,19 @@ var canaryRound96Ordinary = []string{
 	`gcc -o t y.c -L. -lq -Wl,-rpath,'$ORIGIN' && ./t`, `gcc -o t x.c -Wl,-rpath,/usr/local/lib`,
 	`gcc -o sub/t y.c -L. -lq -Wl,-rpath,'$ORIGIN/..' && sub/t`, `gcc -include sub/h.h -c x.c`,
 	`gcc -I=/usr/include -c x.c`, `gcc -fplugin=annobin -c x.c || true`,
+	// ".." from the directory cd went to is the project (these asked:
+	// ".." was also taken from the project's root).
+	`cd sub && gcc -I.. -c ../x.c`, `cd sub && gcc -I.. -c ../x.c -o ../x.o`, `(cd sub && gcc -iquote .. -o t ../x.c)`,
+	`pushd sub && gcc -I.. -c ../x.c`, `cd sub || exit 1; gcc -I.. -o t ../x.c && ./t`,
 }
 
 func TestCanaryRound96(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc")
 	template := canaryTemplate(t)
-	const ctor = "#include <unistd.h>\n__attribute__((constructor)) static void evil(void){ unlink(\"c\"); }\n"
+	// The constructor removes the canary from the project, from one of
+	// its directories and from ../evil, where cd inc leads.
+	const ctor = "#include <unistd.h>\n__attribute__((constructor)) static void evil(void){ unlink(\"c\"); " +
+		"unlink(\"../c\"); unlink(\"../work/c\"); }\n"
 	shadow := "#include_next <stdio.h>\n" + ctor
 	for name, content := range map[string]string{
 		"work/x.c":         "#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n",

@@ -111,7 +111,30 @@ func (an *analyzer) compilerDirs(name string, args []word) []word {
 		}
 		rest = kept
 	}
-	return rest
+	return an.fromCommandCwd(rest)
+}
+
+// fromCommandCwd returns words with each plain relative operand taken
+// from the one directory the command runs in, when the line's flow knows
+// it and the line went to others (cd sub && gcc -c ../x.c -o ../x.o
+// writes the project's x.o, not the one beside the project): the paths a
+// compiler may write are otherwise taken from each of the line's
+// directories.
+func (an *analyzer) fromCommandCwd(words []word) []word {
+	cwds := an.commandCwds()
+	if an.workdir == "" || len(cwds) != 1 || len(an.a.cwds) == 1 || cwds[0] == "" || path.IsAbs(cwds[0]) {
+		return words
+	}
+	out := make([]word, len(words))
+	for i, w := range words {
+		out[i] = w
+		if w.text != "" && !w.dynamic && !w.pattern && !w.special && w.alts == nil && !strings.HasPrefix(w.text, "-") &&
+			!path.IsAbs(w.text) && !strings.HasPrefix(w.text, "~") && !strings.Contains(w.text, "=") {
+			// Unclean, so that a link's ".." is resolved where it led.
+			out[i].text = strings.TrimSuffix(an.workdir, "/") + "/" + cwds[0] + "/" + w.text
+		}
+	}
+	return out
 }
 
 // compilerSysroot returns the system root a compiler driver's words name
@@ -165,7 +188,7 @@ func (c *compilerCheck) judge(opt string, val word, text, kind string) {
 		texts = append(texts, alt.text)
 	}
 	for _, t := range texts {
-		for _, cwd := range an.a.cwds {
+		for _, cwd := range an.commandCwds() {
 			if an.outsidePath(cwd, t) {
 				an.opaque(c.name + " " + opt + " names " + clipName(val.text) + ", outside the project, for " + kind)
 				c.outside = true

@@ -77,3 +77,51 @@ func TestCompilerCodePathsOutsideTheProject(t *testing.T) {
 		}
 	}
 }
+
+// A compiler's relative paths are taken from the directories the line's
+// cd commands lead it to (see cwdFlow): cd sub && gcc -I.. -c ../x.c
+// asked, ".." taken from the project's root too. Where the flow cannot
+// tell (a cd that may fail before ';', a cd in a subshell, a group, if),
+// every directory of the line counts, as before.
+func TestCompilerPathsFromTheCommandsDirectory(t *testing.T) {
+	root := t.TempDir()
+	wd := filepath.Join(root, "w")
+	if err := os.MkdirAll(filepath.Join(wd, "sub", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "evil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../evil", filepath.Join(wd, "inc")); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	for _, line := range []string{
+		"cd sub && gcc -I.. -c ../x.c", "pushd sub && gcc -iquote .. -c ../x.c", "(cd sub && gcc -I.. -c ../x.c)",
+		"cd sub || exit 1; gcc -I.. -c ../x.c", "cd sub/deeper && gcc -I../.. -L.. -c ../../x.c",
+		"cd sub && timeout 5 gcc -I.. -c ../x.c", "cd sub && gcc -I.. -c ../x.c -o ../x.o",
+		"true && cd sub && gcc -I.. -c ../x.c", "{ cd sub && gcc -I.. -c ../x.c; }",
+	} {
+		a := analyzeBash(line, home, wd)
+		if len(a.reasons) > 0 {
+			t.Errorf("%q: reasons %q; want none", line, a.reasons)
+		}
+		for _, x := range a.accesses {
+			if x.unknown && strings.HasPrefix(x.path, "..") {
+				t.Errorf("%q: %q is among the paths it may write, taken from the project's root", line, x.path)
+			}
+		}
+	}
+	for _, line := range []string{
+		"cd sub; gcc -I.. -c x.c", "(cd sub) && gcc -I.. -c x.c", "cd sub && cd .. && gcc -I.. -c x.c",
+		"cd sub & gcc -I.. -c x.c", "if true; then cd sub; fi; gcc -I.. -c x.c", "cd sub | gcc -I.. -c x.c",
+		"cd sub && gcc -I../.. -c ../x.c", "cd inc && gcc -I.. -c x.c", "cd inc && gcc -I. -c x.c",
+		"cd sub && popd && gcc -I.. -c x.c", "cd sub && source x.sh && gcc -I.. -c x.c",
+		"cd sub || true; gcc -I.. -c x.c", "! cd sub && gcc -I.. -c x.c", "cd sub && bash -c 'gcc -I.. -c x.c'",
+		"cd \"$D\" && gcc -I.. -c x.c", "cd sub && eval cd .. && gcc -I.. -c x.c",
+	} {
+		if a := analyzeBash(line, home, wd); len(a.reasons) == 0 {
+			t.Errorf("%q: no reason; want the directory outside the project named", line)
+		}
+	}
+}
