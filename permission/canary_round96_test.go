@@ -51,6 +51,17 @@ var canaryRound96 = map[string][]string{
 		`cd sub; cd ..; gcc -I.. -o t x.c && ./t`,
 		`(cd sub) && gcc -I.. -o t x.c && ./t`,
 	},
+	// Guards for cmake, which asked as paths it might write outside the
+	// workdir: code from outside the project (../other's CMakeLists.txt,
+	// ../evil/x.cmake, each of which removes the canary).
+	"4-cmake": {
+		`cmake -S ../other -B build`,
+		`mkdir -p b && cd b && cmake ../../other`,
+		`cmake -C ../evil/x.cmake -S . -B build`,
+		`cmake -DCMAKE_TOOLCHAIN_FILE=../evil/x.cmake -S . -B build`,
+		`cmake -D CMAKE_PROJECT_INCLUDE=../evil/x.cmake -S . -B build`,
+		`cmake -P ../evil/x.cmake`,
+	},
 }
 
 // canaryRound96Ordinary stay allowed: a compiler's programs, headers and
@@ -66,10 +77,16 @@ var canaryRound96Ordinary = []string{
 	// ".." was also taken from the project's root).
 	`cd sub && gcc -I.. -c ../x.c`, `cd sub && gcc -I.. -c ../x.c -o ../x.o`, `(cd sub && gcc -iquote .. -o t ../x.c)`,
 	`pushd sub && gcc -I.. -c ../x.c`, `cd sub || exit 1; gcc -I.. -o t ../x.c && ./t`,
+	// cmake configuring the project (cmake -S . asked: "." was taken for
+	// a tree it may write, which holds protected paths).
+	`cmake -S . -B build`, `cmake -S. -Bbuild -G Ninja`, `cmake .`, `mkdir -p build && cd build && cmake ..`,
+	`cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=/opt/qt`,
+	`cmake -DCMAKE_TOOLCHAIN_FILE=cmake/tc.cmake -S . -B build`, `cmake -P cmake/script.cmake`,
+	`cd sub && cmake -S .. -B ../build`,
 }
 
 func TestCanaryRound96(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc")
+	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc", "cmake")
 	template := canaryTemplate(t)
 	// The constructor removes the canary from the project, from one of
 	// its directories and from ../evil, where cd inc leads.
@@ -77,16 +94,19 @@ func TestCanaryRound96(t *testing.T) {
 		"unlink(\"../c\"); unlink(\"../work/c\"); }\n"
 	shadow := "#include_next <stdio.h>\n" + ctor
 	for name, content := range map[string]string{
-		"work/x.c":         "#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n",
-		"work/y.c":         "int q(void);\nint main(void){return q();}\n",
-		"work/q.c":         "int q(void){return 0;}\n",
-		"work/sub/h.h":     "#define H 1\n",
-		"work/tools/.keep": "",
-		"evil/stdio.h":     shadow,
-		"evil/evil.h":      ctor,
-		"evil/q.c":         "int q(void){return 0;}\n" + ctor,
-		"evil/as":          "#!/bin/sh\nrm -f c\nexec as \"$@\"\n",
-		"stdio.h":          shadow,
+		"work/x.c":             "#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}\n",
+		"work/y.c":             "int q(void);\nint main(void){return q();}\n",
+		"work/q.c":             "int q(void){return 0;}\n",
+		"work/sub/h.h":         "#define H 1\n",
+		"work/tools/.keep":     "",
+		"evil/stdio.h":         shadow,
+		"evil/evil.h":          ctor,
+		"evil/q.c":             "int q(void){return 0;}\n" + ctor,
+		"evil/as":              "#!/bin/sh\nrm -f c\nexec as \"$@\"\n",
+		"stdio.h":              shadow,
+		"work/CMakeLists.txt":  "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n",
+		"other/CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(o NONE)\nexecute_process(COMMAND rm -f ../c WORKING_DIRECTORY ${CMAKE_BINARY_DIR})\n",
+		"evil/x.cmake":         "execute_process(COMMAND rm -f c)\n",
 	} {
 		p := filepath.Join(template, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

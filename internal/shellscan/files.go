@@ -993,6 +993,8 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if !ok {
 		if isCompiler(name) {
 			args = an.compilerDirs(name, args)
+		} else if name == "cmake" {
+			args = an.cmakePaths(name, args)
 		}
 		if !noFiles.get()[name] {
 			an.codeOptions(name, args)
