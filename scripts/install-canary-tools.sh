@@ -12,7 +12,8 @@
 # (ghostscript, redteam63), xsltproc, xmlstarlet and ppmtompeg (netpbm, review63g), epstool, pstoedit,
 # enscript and a2ps (gate65), hyperfine (gate66, a program that runs the command strings it is given), ugrep and
 # ack (gatesec68: searchers that follow links when an option or options file says so), the
-# docker client (package docker.io), the zh_TW locale source and more; and what makes `python3 -m venv` work, with
+# docker client (package docker.io), cmake (gatecc69: a project build given paths outside the
+# project), the zh_TW locale source and more; and what makes `python3 -m venv` work, with
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
 # one, else the one on PATH): python3-venv and python3-pip.
 #
@@ -66,7 +67,7 @@ programs=(
 	x86_64-linux-gnu-nm:binutils-x86-64-linux-gnu llvm-mc:llvm llvm-rtdyld:llvm
 	xsltproc:xsltproc xmlstarlet:xmlstarlet ppmtompeg:netpbm
 	epstool:epstool pstoedit:pstoedit enscript:enscript a2ps:a2ps hyperfine:hyperfine
-	ugrep:ugrep ack:ack jq:jq
+	ugrep:ugrep ack:ack jq:jq cmake:cmake
 )
 
 # package prints the Debian package of an entry's package field: itself,

@@ -188,7 +188,14 @@ type analyzer struct {
 	home, workdir string
 	a             *bashAnalysis
 	cwdChanged    bool
-	cwdUnknown    bool
+	// flow holds the working directories of the line's top-level
+	// commands (see cwdFlow); callCwds are those of the command being
+	// analyzed, when it knows them, and callCwdsOf the number of the
+	// line's candidates then (see commandCwds).
+	flow       *cwdFlow
+	callCwds   []string
+	callCwdsOf int
+	cwdUnknown bool
 	// physical marks the commands of a shell started with -P or -o
 	// physical (bash -P -c '…'): each of its cd commands resolves the
 	// symbolic links of its operand, as cd -P does (see physicalCd).
@@ -531,6 +538,9 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 		an.opaque("the command cannot be parsed")
 		return false
 	}
+	if depth == 0 && an.flow == nil && !an.cwdChanged && slices.Equal(an.a.cwds, []string{""}) {
+		an.flow = newCwdFlow(f)
+	}
 	// Positions are offsets in src: of the inputs of an enclosing script,
 	// those of the command that runs this one (bash -c 'tool' <<< x)
 	// apply to all of it.
@@ -822,6 +832,10 @@ func braceMayLead(c string, b byte) bool {
 
 // call records a simple command.
 func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
+	prevCwds, prevOf := an.callCwds, an.callCwdsOf
+	an.callCwds, _ = an.flow.cwdsOf(c)
+	an.callCwdsOf = len(an.a.cwds)
+	defer func() { an.callCwds, an.callCwdsOf = prevCwds, prevOf }()
 	if len(c.Args) == 0 {
 		// Assignments only; the walk checks them.
 		for _, a := range c.Assigns {

@@ -993,6 +993,8 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	if !ok {
 		if isCompiler(name) {
 			args = an.compilerDirs(name, args)
+		} else if name == "cmake" {
+			args = an.cmakePaths(name, args)
 		}
 		if !noFiles.get()[name] {
 			an.codeOptions(name, args)
@@ -1983,73 +1985,6 @@ func (an *analyzer) rustc(name string, args []word) {
 			return
 		}
 	}
-}
-
-// compilerDirs records the search directories a compiler driver is given
-// (-I, -L, -iquote, -isystem, -idirafter, with the directory attached or
-// as the next word) as paths it reads, and returns its other words, which
-// are checked as paths it may write: a search directory is only read, and
-// "." or ".." there (gcc -I. -c x.c) named a tree it might write. A search
-// directory outside the project and the system's own makes the line
-// opaque: what the compiler finds there becomes the program's code.
-func (an *analyzer) compilerDirs(name string, args []word) []word {
-	rest := make([]word, 0, len(args))
-	outside := false // one reason a line
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		opt := ""
-		for _, o := range []string{"-isystem", "-iquote", "-idirafter", "-I", "-L"} {
-			if strings.HasPrefix(a.text, o) {
-				opt = o
-				break
-			}
-		}
-		if opt == "" || a.special {
-			rest = append(rest, a)
-			continue
-		}
-		dir := a
-		dir.text = a.text[len(opt):]
-		if dir.text == "" {
-			if i+1 == len(args) {
-				break
-			}
-			i++
-			dir = args[i]
-		}
-		an.pathArg(dir, modeRead, name)
-		if dir.dynamic {
-			if !outside {
-				an.opaque(name + " " + opt + " searches a directory only known when the command runs")
-			}
-			outside = true
-			continue
-		}
-		// Libraries found there become the program's code (gcc -o t
-		// x.c -L../lib -levil linked a main of libevil.a's, which ./t
-		// ran), and so do headers (gcc -I../evil -o t x.c && ./t: a
-		// stdio.h there, shadowing the system's, added a constructor that
-		// removed the canary): outside the project and the system's own
-		// directories, that is code no check saw. ".." from the
-		// project's root is outside it too: whatever lies beside the
-		// project (another clone, a download) may hold a stdio.h.
-		text := dir.text
-		if t, ok := strings.CutPrefix(text, "="); ok {
-			// -I=dir: dir in the sysroot, / without --sysroot.
-			text = "/" + t
-		}
-		for _, c := range an.a.cwds {
-			if abs := an.resolve(c, text); !outside && (!path.IsAbs(abs) || an.outsideCode(abs)) {
-				kind := "headers it includes"
-				if opt == "-L" {
-					kind = "libraries it links in"
-				}
-				an.opaque(name + " " + opt + " searches " + clipName(dir.text) + ", outside the project, for " + kind)
-				outside = true
-			}
-		}
-	}
-	return rest
 }
 
 // outsideCode reports whether the clean absolute directory p, as named or

@@ -1280,6 +1280,7 @@ func (an *analyzer) find(args []word, depth, chain int) {
 // cd tracks the candidate working directories.
 func (an *analyzer) cd(name string, args []word) {
 	an.cwdChanged = true
+	an.callCwds = nil // a wrapper's change of directory: see commandCwds
 	if name == "popd" {
 		return // back to a directory already among the candidates
 	}

@@ -1,0 +1,128 @@
+package shellscan
+
+import (
+	"path"
+	"strings"
+)
+
+// cmakeCodeVariables are the cache variables whose value names a file
+// cmake runs as CMake code, a program it runs, or flags the compiler
+// takes paths of code from, by the end of their name.
+var cmakeCodeVariables = []string{"_FILE", "_INCLUDE", "_INCLUDE_BEFORE", "_OVERRIDE", "_COMPILER",
+	"_LAUNCHER", "_FLAGS", "_FLAGS_INIT", "_MODULE_PATH", "_PREFIX_PATH", "_LINKER", "_AR", "_RANLIB", "_DIR",
+	"_ROOT", "_SYSROOT", "_PROGRAM", "_EXECUTABLE", "_COMMAND"}
+
+// cmakePaths checks the words of cmake configuring a project (not its
+// -E, --build, --install or --workflow modes, whose words are left as
+// they are): the source directory (-S dir, or an operand, cmake .. from a
+// build directory) holds the CMakeLists.txt it runs, -C a script that
+// fills its cache, -P a script it runs, and -D variables (see
+// cmakeCodeVariables) a toolchain file, an included file, a compiler or
+// launcher and flags. One of them outside the project and the system's
+// own directories makes the line opaque, as a compiler's -I does. The
+// source directory, -S's, or an operand that is the project's root from
+// the command's directory, is only read: it is left out of the words it
+// returns, which are checked as paths cmake may write ("." named the
+// whole project, which holds protected paths: cmake -S . -B build asked).
+func (an *analyzer) cmakePaths(name string, args []word) []word {
+	for _, a := range args {
+		switch a.text {
+		case "-E", "--build", "--install", "--open", "--workflow", "--find-package":
+			return args
+		}
+	}
+	c := compilerCheck{an: an, name: name}
+	rest := make([]word, 0, len(args))
+	value := func(i int, opt string) (word, int, bool) {
+		a := args[i]
+		if a.text == opt {
+			if i+1 == len(args) {
+				return word{}, i, false
+			}
+			return args[i+1], i + 1, true
+		}
+		v := a
+		v.text = strings.TrimPrefix(a.text[len(opt):], "=")
+		return v, i, true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case strings.HasPrefix(a.text, "-S"):
+			v, j, ok := value(i, "-S")
+			if !ok {
+				return rest
+			}
+			an.pathArg(v, modeRead, name)
+			c.judge("-S", v, v.text, "the CMakeLists.txt it runs")
+			i = j
+		case strings.HasPrefix(a.text, "-C"), strings.HasPrefix(a.text, "-P") && !strings.HasPrefix(a.text, "-Wdev"):
+			opt := a.text[:2]
+			v, j, ok := value(i, opt)
+			if !ok {
+				return rest
+			}
+			an.pathArg(v, modeRead, name)
+			c.judge(opt, v, v.text, "a CMake script it runs")
+			rest = append(rest, v)
+			i = j
+		case strings.HasPrefix(a.text, "-B"):
+			// The build directory, which it writes.
+			v, j, ok := value(i, "-B")
+			if !ok {
+				return rest
+			}
+			rest = append(rest, v)
+			i = j
+		case strings.HasPrefix(a.text, "-D"):
+			v, j, ok := value(i, "-D")
+			if !ok {
+				return rest
+			}
+			lhs, val, found := strings.Cut(v.text, "=")
+			variable, _, _ := strings.Cut(lhs, ":")
+			code := false
+			for _, s := range cmakeCodeVariables {
+				code = code || strings.HasSuffix(variable, s)
+			}
+			if !found || !code {
+				// Other values may name where a later build writes
+				// (CMAKE_RUNTIME_OUTPUT_DIRECTORY): they stay among the
+				// paths checked as writes.
+				rest = append(rest, a)
+				if j > i {
+					rest = append(rest, v)
+				}
+				i = j
+				continue
+			}
+			i = j
+			// A list (a;b), flags (-I../x -O2) or a program with its
+			// arguments: each field, and an option's attached value, is
+			// judged as a path.
+			for _, f := range strings.FieldsFunc(val, func(r rune) bool { return r == ';' || r == ' ' || r == '\t' }) {
+				if strings.HasPrefix(f, "-") {
+					an.compilerDirs(name+" -D"+variable, []word{{text: f, dynamic: v.dynamic}})
+					continue
+				}
+				c.judge("-D"+variable, word{text: f, dynamic: v.dynamic}, f, "code it runs or builds")
+			}
+		case !strings.HasPrefix(a.text, "-") && !a.dynamic && !a.pattern && a.alts == nil:
+			// The source directory, or a build directory it configures
+			// again, which it writes.
+			c.judge("the source directory", a, a.text, "the CMakeLists.txt it runs")
+			root := true
+			for _, cwd := range an.commandCwds() {
+				root = root && an.resolve(cwd, a.text) == path.Clean(an.workdir)
+			}
+			if root && an.workdir != "" {
+				an.pathArg(a, modeRead, name)
+				continue
+			}
+			rest = append(rest, a)
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return an.fromCommandCwd(rest)
+}

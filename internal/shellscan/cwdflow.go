@@ -1,0 +1,187 @@
+package shellscan
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// cwdFlow finds, for the simple commands of a line's top level, the
+// working directories each may run in, which bashAnalysis.cwds, the
+// directories of every cd of the line, over-approximates: in cd sub &&
+// gcc -I.. -c ../x.c, gcc runs in sub only, and its ".." is the project.
+// It follows cd and pushd with a plain operand through lists, &&, || (a
+// cd that fails leaves the directory as it was and skips what && joins),
+// pipelines, subshells and groups (whose cd ends with them), and exit;
+// any other construct or command that may change the directory (popd,
+// source, eval, builtin, command, set, shopt, trap …) ends what it knows,
+// and the commands after it keep the line's candidates.
+type cwdFlow struct {
+	at map[*syntax.CallExpr][]string
+}
+
+// cwdUnreachable is the directory set of a path no command takes (after
+// exit).
+var cwdUnreachable = []string{}
+
+// newCwdFlow follows the statements of f from the starting directory "".
+func newCwdFlow(f *syntax.File) *cwdFlow {
+	fl := &cwdFlow{at: map[*syntax.CallExpr][]string{}}
+	fl.list(f.Stmts, []string{""})
+	return fl
+}
+
+// cwdsOf returns the directories the command c may run in, and whether
+// the flow knows them.
+func (fl *cwdFlow) cwdsOf(c *syntax.CallExpr) ([]string, bool) {
+	if fl == nil {
+		return nil, false
+	}
+	d, ok := fl.at[c]
+	return d, ok
+}
+
+// cwdUnion is the directories of a and b; nil (unknown) if either is, or
+// if they are more than maxCwds.
+func cwdUnion(a, b []string) []string {
+	if a == nil || b == nil || len(a)+len(b) > maxCwds {
+		return nil
+	}
+	out := slices.Clone(a)
+	for _, d := range b {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// list follows statements run one after another from the directories in;
+// it returns the directories after the last one succeeds and after it
+// fails.
+func (fl *cwdFlow) list(stmts []*syntax.Stmt, in []string) (ok, failed []string) {
+	ok, failed = in, in
+	for i, s := range stmts {
+		if i > 0 {
+			in = cwdUnion(ok, failed)
+		}
+		ok, failed = fl.stmt(s, in)
+	}
+	return ok, failed
+}
+
+// stmt follows one statement from the directories in.
+func (fl *cwdFlow) stmt(s *syntax.Stmt, in []string) (ok, failed []string) {
+	if in == nil || s == nil {
+		return nil, nil
+	}
+	if s.Background {
+		fl.cmd(s.Cmd, in) // in a subshell of its own
+		return in, in
+	}
+	ok, failed = fl.cmd(s.Cmd, in)
+	if s.Negated {
+		ok, failed = failed, ok
+	}
+	return ok, failed
+}
+
+// cmd follows one command from the directories in.
+func (fl *cwdFlow) cmd(c syntax.Command, in []string) (ok, failed []string) {
+	switch c := c.(type) {
+	case *syntax.CallExpr:
+		fl.at[c] = in
+		return fl.call(c, in)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt:
+			xok, xfailed := fl.stmt(c.X, in)
+			yok, yfailed := fl.stmt(c.Y, xok)
+			return yok, cwdUnion(xfailed, yfailed)
+		case syntax.OrStmt:
+			xok, xfailed := fl.stmt(c.X, in)
+			yok, yfailed := fl.stmt(c.Y, xfailed)
+			return cwdUnion(xok, yok), yfailed
+		case syntax.Pipe, syntax.PipeAll:
+			// Each part runs in a subshell of its own.
+			fl.stmt(c.X, in)
+			fl.stmt(c.Y, in)
+			return in, in
+		}
+	case *syntax.Subshell:
+		fl.list(c.Stmts, in)
+		return in, in
+	case *syntax.Block:
+		return fl.list(c.Stmts, in)
+	}
+	return nil, nil
+}
+
+// cwdChangers are the commands, other than cd and pushd, that may change
+// the shell's directory or how its cd and later commands work.
+var cwdChangers = lazy[map[string]bool]{build: func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"popd", "source", ".", "eval", "builtin", "command", "exec", "trap", "set",
+		"shopt", "enable", "alias", "unalias", "declare", "typeset", "export", "local", "readonly", "unset",
+		"let", "read", "mapfile", "readarray", "coproc", "time", "caller", "fc", "history", "bind", "hash"} {
+		m[n] = true
+	}
+	return m
+}}
+
+// call follows a simple command from the directories in.
+func (fl *cwdFlow) call(c *syntax.CallExpr, in []string) (ok, failed []string) {
+	if len(c.Args) == 0 {
+		return in, in
+	}
+	name := c.Args[0].Lit()
+	switch {
+	case name == "" || strings.ContainsAny(name, `\'"$`) || cwdChangers.get()[name]:
+		return nil, nil
+	case name == "exit":
+		return cwdUnreachable, cwdUnreachable
+	case name != "cd" && name != "pushd":
+		return in, in
+	}
+	if len(c.Args) != 2 || len(c.Assigns) > 0 {
+		return nil, nil
+	}
+	dir := c.Args[1].Lit()
+	if dir == "" || strings.ContainsAny(dir, "\\*?[~{}") || strings.HasPrefix(dir, "-") || strings.HasPrefix(dir, "+") ||
+		throughProcess(dir) {
+		return nil, nil
+	}
+	if len(in) > maxCwds {
+		return nil, nil
+	}
+	var next []string
+	for _, c := range in {
+		d := dir
+		if !path.IsAbs(d) {
+			d = path.Join(c, d)
+		}
+		d = path.Clean(d)
+		if !slices.Contains(next, d) {
+			next = append(next, d)
+		}
+	}
+	return next, in
+}
+
+// commandCwds returns the candidate working directories of the command
+// being analyzed: those the line's flow knows for it (see cwdFlow) when
+// the analysis followed no other change of directory within it (env -C,
+// a wrapper's), all of the line's otherwise.
+func (an *analyzer) commandCwds() []string {
+	if len(an.callCwds) == 0 || an.cwdUnknown || len(an.a.cwds) != an.callCwdsOf {
+		return an.a.cwds
+	}
+	for _, d := range an.callCwds {
+		if !slices.Contains(an.a.cwds, d) {
+			return an.a.cwds
+		}
+	}
+	return an.callCwds
+}
