@@ -47,6 +47,31 @@ func homeEntries() []string {
 		"Library/Keychains"}
 }
 
+// printedEntries are the settings files of a user's home, relative to it,
+// that may carry a credential beside settings a program needs on every
+// run: pip.conf's index URLs with a login (index-url =
+// https://user:token@host/simple), which pip config list prints.
+func printedEntries() []string {
+	return []string{".config/pip/pip.conf", ".pip/pip.conf"}
+}
+
+// PrintedSettings returns the settings files of the user whose home is
+// home (absolute) that may carry a credential but that programs read on
+// every run (~/.config/pip/pip.conf, ~/.pip/pip.conf): the sandbox leaves
+// them readable, unlike [UserCredentials], and the permission gate asks
+// before a bash line reads or prints them (cat, pip config list). A home
+// that is empty or relative has none.
+func PrintedSettings(home string) []string {
+	if home == "" || !filepath.IsAbs(home) {
+		return nil
+	}
+	var out []string
+	for _, p := range printedEntries() {
+		out = append(out, filepath.Join(filepath.Clean(home), filepath.FromSlash(p)))
+	}
+	return out
+}
+
 // EnvLocations returns the environment variables with which programs
 // move a credential location of the home elsewhere, each mapped to the
 // location of the home (relative to it, slash-separated) that its value
