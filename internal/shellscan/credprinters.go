@@ -147,9 +147,9 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 			return wordAfter(args, "config", "list", "get", "debug", "edit")
 		}},
 		"pnpm": {".npmrc", func(_ []string, args []word) bool {
-			return wordAfter(args, "config", "list", "get") && !pnpmGetsKey(args) || wordAfter(args, "c", "list", "get") && !pnpmGetsKey(args)
+			return (wordAfter(args, "config", "list", "get") || wordAfter(args, "c", "list", "get")) && !pnpmGetsKey(args)
 		}},
-		"flyctl":     {".fly/config.yml", subIs("auth token")},
+		"flyctl": {".fly/config.yml", subIs("auth token")},
 	}
 }}
 
