@@ -469,6 +469,7 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		OnApproval:    terminalApprover(in, errw),
 		OnAskUser:     terminalAsker(in, errw),
 		Sandbox:       sb,
+		SecretEnv:     p.secretEnv,
 	}
 	opts.CompactSummary = true // sessions compact and chat's /compact summarize with the model
 	if f.warn {

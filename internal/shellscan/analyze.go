@@ -273,6 +273,8 @@ type analyzer struct {
 	// readRecipe reads the build recipes the line's runners run (see
 	// Options.ReadRecipe); nil reads none.
 	readRecipe RecipeReader
+	// secretVars are the variables Options.SecretVars names.
+	secretVars []string
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -282,9 +284,10 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 }
 
 // analyzeBashRecipes is analyzeBash with the reader of build recipes (see
-// Options.ReadRecipe).
-func analyzeBashRecipes(line, home, workdir string, read RecipeReader) *bashAnalysis {
-	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1, readRecipe: read}
+// Options.ReadRecipe) and the variables that hold secrets (see
+// Options.SecretVars).
+func analyzeBashRecipes(line, home, workdir string, read RecipeReader, secretVars ...string) *bashAnalysis {
+	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1, readRecipe: read, secretVars: secretVars}
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
 	if an.linkFrom >= 0 {
 		from := an.linkFrom

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -39,13 +40,21 @@ func credentialVar(name string) bool {
 	return false
 }
 
+// secretVar reports whether the environment variable name holds a
+// secret: by its name (see credentialVar), or because the caller named it
+// (Options.SecretVars: the store's key under a name of the user's choice,
+// MY_STORE).
+func (an *analyzer) secretVar(name string) bool {
+	return credentialVar(name) || slices.Contains(an.secretVars, name)
+}
+
 // envSecretParam records a read of the environment's credentials for a
 // parameter expansion of a credential variable (see credentialVar) that
 // yields its value: $GITHUB_TOKEN, "${ANTHROPIC_API_KEY}",
 // ${NPM_TOKEN:-x}. Those that do not (its length, ${X:+set}, the names
 // ${!X*}) pass.
 func (an *analyzer) envSecretParam(p *syntax.ParamExp) {
-	if p.Param == nil || p.Length || p.Width || p.IsSet || p.Names != 0 || !credentialVar(p.Param.Value) {
+	if p.Param == nil || p.Length || p.Width || p.IsSet || p.Names != 0 || !an.secretVar(p.Param.Value) {
 		return
 	}
 	if p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull) {
@@ -87,7 +96,7 @@ func (an *analyzer) envPrinter(name string, args []word) {
 				continue
 			}
 			names++
-			prints = prints || a.dynamic || credentialVar(a.text)
+			prints = prints || a.dynamic || an.secretVar(a.text)
 		}
 		prints = prints || names == 0
 	case "set":
