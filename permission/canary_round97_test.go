@@ -30,11 +30,13 @@ var canaryRound97 = map[string][]string{
 	},
 	// getopt_long takes any unique prefix of a long option: grep --recur
 	// is --recursive, grep --derefer --dereference-recursive, cp --recur
-	// and --ar --recursive and --archive, diff --recur --recursive.
+	// and --ar --recursive and --archive, diff --recur --recursive; so
+	// does Python's optparse: s3cmd --dump is --dump-config, which prints
+	// ~/.s3cfg's secret_key.
 	"2-abbreviated-options": {
 		`grep --recur PRIVATE ../home`, `grep --derefer PRIVATE ../home`, `grep --recurs -h KEY ~`,
 		`cp --recur ../home h && cat h/.ssh/id_ed25519`, `cp --ar ~ h && cat h/.aws/credentials`,
-		`mkdir -p e && diff --recur -N ../home e`,
+		`mkdir -p e && diff --recur -N ../home e`, `s3cmd --dump`, `s3cmd --du`,
 	},
 	// A variable the CLI names as holding the store's key (--key-env
 	// MY_STORE), which no rule on names knows.
@@ -46,18 +48,20 @@ var canaryRound97 = map[string][]string{
 // canaryRound97Ordinary are the neighbours of round 97's lines that print
 // no key and stay allowed.
 var canaryRound97Ordinary = []string{
-	`pip --version`, `pnpm config get registry`, `grep -r x doc`, `grep --color=auto x README`,
+	`pip --version`, `pnpm config get registry`, `s3cmd --dry-run --version`, `grep -r x doc`, `grep --color=auto x README`,
 	`grep --count x README`, `cp -r doc d2`, `cp --reflink=auto README r2`, `diff -ru doc doc`,
 	`echo ${#MY_STORE}`, `printenv PATH`, `echo $MY_STORE_DIR`,
 }
 
 // round97Fixture is round84Fixture with the key as the login of
-// ~/.config/pip/pip.conf's index URL and of ~/.npmrc's auth token.
+// ~/.config/pip/pip.conf's index URL, ~/.npmrc's auth token and
+// ~/.s3cfg's secret_key.
 func round97Fixture(t *testing.T) (home, wd string) {
 	t.Helper()
 	home, wd = round84Fixture(t)
 	writeSecretFiles(t, "[global]\nindex-url = https://u:"+round84Key+"@pypi.invalid/simple\n", filepath.Join(home, ".config", "pip", "pip.conf"))
 	writeSecretFiles(t, "//registry.npmjs.org/:_authToken="+round84Key+"\n", filepath.Join(home, ".npmrc"))
+	writeSecretFiles(t, "[default]\naccess_key = AKIAX\nsecret_key = "+round84Key+"\n", filepath.Join(home, ".s3cfg"))
 	return home, wd
 }
 
@@ -66,7 +70,7 @@ func round97Fixture(t *testing.T) (home, wd string) {
 // MY_STORE holds a secret, and that the ordinary lines print none and
 // stay allowed.
 func TestCanaryRound97(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "pip", "pip3", "python3", "pnpm")
+	tooltest.Need(t, tooltest.CanaryTools, "pip", "pip3", "python3", "pnpm", "s3cmd")
 	home, wd := round97Fixture(t)
 	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
 		Protected: []string{filepath.Join(home, ".lite-agent")}, SecretEnv: []string{"MY_STORE"}})

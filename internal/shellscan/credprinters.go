@@ -130,8 +130,11 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 		}},
 		// Cloud and storage tools that print the keys of their settings
 		// or a token they keep.
-		"rclone":     {".config/rclone/rclone.conf", subIs("config show", "config dump")},
-		"s3cmd":      {".s3cfg", func(_ []string, args []word) bool { return hasOption(args, "--dump-config") }},
+		"rclone": {".config/rclone/rclone.conf", subIs("config show", "config dump")},
+		"s3cmd": {".s3cfg", func(_ []string, args []word) bool {
+			// optparse takes --dump and --du as well (round 97).
+			return slices.ContainsFunc(args, func(w word) bool { return s3cmdDLong.Is(w.text, "--dump-config") })
+		}},
 		"mc":         {".mc/config.json", subIs("alias list", "alias ls", "alias export", "config host list", "config host ls")},
 		"pulumi":     {".pulumi/credentials.json", func(_ []string, args []word) bool { return hasOption(args, "--show-secrets") }},
 		"databricks": {".databrickscfg", subIs("auth token")},

@@ -19,6 +19,12 @@ var curlNLong = longopt.Table{"--negotiate", "--netrc", "--netrc-file", "--netrc
 var wgetDLong = longopt.Table{"--debug", "--default-page", "--delete-after", "--directory-prefix", "--dns-timeout",
 	"--domains"}
 
+// s3cmdDLong are s3cmd's long options that begin with d (s3cmd --help,
+// 2.3), among which an abbreviation of --dump-config is matched: Python's
+// optparse took --dump and --du, which printed ~/.s3cfg's secret_key.
+var s3cmdDLong = longopt.Table{"--debug", "--default-mime-type", "--delay-updates", "--delete-after",
+	"--delete-after-fetch", "--delete-removed", "--disable", "--disable-multipart", "--dry-run", "--dump-config"}
+
 // awsDecryptLong are the long options of aws ssm get-parameter(s) that
 // begin with w or no-w: the AWS CLI's parser (argparse) takes any unique
 // prefix, so --with-decr and even --w decrypt the parameter (aws --debug
