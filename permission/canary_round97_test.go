@@ -147,3 +147,34 @@ func TestRound97AbbreviatedPrinters(t *testing.T) {
 		}
 	}
 }
+
+// TestCanaryRound97EnvCounts checks round 94's false positives: env
+// whose output goes to /dev/null or into a consumer that prints counts
+// only prints no credential of round94Env in real bash and is allowed;
+// their neighbours that print a value, or keep it in a file, do and ask.
+func TestCanaryRound97EnvCounts(t *testing.T) {
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{
+		`env | wc -l`, `env | grep -c PATH`, `env > /dev/null`, `env &>/dev/null`, `env | grep -ci token`,
+		`env | wc -lw`, `env | grep -c PATH | cat`,
+	} {
+		if out := runRound84(t, line, round94Env()...); strings.Contains(out, round94Token) {
+			t.Errorf("%q printed the token: %q", line, out)
+		}
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("%q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range []string{
+		`env | wc --files0-from=-`, `env > x | wc -l; cat x`, `env 2>/dev/null`, `env | tee x | wc -l; cat x`,
+		`env | grep -c PATH; env | grep TOKEN`, `env | grep -co TOKEN; env | sort`,
+	} {
+		if out := runRound84(t, line, round94Env()...); !strings.Contains(out, round94Token) {
+			t.Errorf("%q did not print the token: %q", line, out)
+		}
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}

@@ -275,6 +275,10 @@ type analyzer struct {
 	readRecipe RecipeReader
 	// secretVars are the variables Options.SecretVars names.
 	secretVars []string
+	// callNode is the call being analyzed (see call), quietEnv the env
+	// calls whose output provably carries no value (see markQuietEnv).
+	callNode *syntax.CallExpr
+	quietEnv map[*syntax.CallExpr]bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -587,6 +591,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 				}
 			}
 		}
+		an.markQuietEnv(n)
 		an.substitutionsFirst(n, src, depth)
 		if len(n.Redirs) > 0 {
 			an.stmtInput(n, src)
@@ -598,6 +603,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		case syntax.Pipe, syntax.PipeAll:
 			an.unordered, an.stdinFed = true, true
 			an.pipeInput(n, src)
+			an.markQuietEnv(n)
 		case syntax.AndStmt, syntax.OrStmt:
 		default:
 			an.opaque("the command uses an operator the analysis does not know")
@@ -861,6 +867,9 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 		an.opaque("a command name that starts with '-' (time -- …)")
 	}
 	an.callPos = c.Pos().Offset()
+	prevCall := an.callNode
+	an.callNode = c
+	defer func() { an.callNode = prevCall }()
 	an.callFrom = len(an.a.accesses)
 	uses := len(an.codeUses)
 	an.plainRead = read

@@ -124,6 +124,9 @@ func (an *analyzer) envPrinter(name string, args []word) {
 			prints = prints || a.text == "show-environment" || a.dynamic
 		}
 	}
+	if prints && name == "env" && an.quietEnv[an.callNode] {
+		prints = false // env > /dev/null, env | wc -l: see markQuietEnv
+	}
 	if prints {
 		an.addAccess(word{text: procEnviron}, modeRead, name, false)
 	}
