@@ -29,6 +29,21 @@ var treeOptions = map[string]longopt.Table{
 	"gzip": {"--recursive", "--rsyncable"},
 }
 
+// duLong are du's long options (coreutils 9, du --help), among which an
+// abbreviation of --files0-from is matched: du --files0-f F printed F's
+// contents in its error as a name it could not find.
+var duLong = longopt.Table{"--all", "--apparent-size", "--block-size", "--bytes", "--count-links", "--dereference",
+	"--dereference-args", "--exclude", "--exclude-from", "--files0-from", "--help", "--human-readable", "--inodes",
+	"--max-depth", "--no-dereference", "--null", "--one-file-system", "--separate-dirs", "--si", "--summarize",
+	"--threshold", "--time", "--time-style", "--total", "--version"}
+
+// readsNamesOption reports whether w, given to the lister name, is an
+// abbreviation of an option that reads the names to list from a file (du
+// --files0-f, --fi), which prints what the file holds.
+func readsNamesOption(name, w string) bool {
+	return name == "du" && duLong.Is(w, "--files0-from", "--exclude-from")
+}
+
 // recursiveLongOption reports whether w, given to the program name, is a
 // long option that makes it read whole trees, spelled whole (--recursive,
 // --archive, --dereference-recursive, for any program) or, for a program

@@ -64,7 +64,7 @@ func namesOnly(a *shellscan.Analysis) bool {
 			return false
 		}
 		for _, w := range c.Args {
-			if strings.HasPrefix(w, "--") && strings.Contains(w, "from") {
+			if strings.HasPrefix(w, "--") && strings.Contains(w, "from") || readsNamesOption(filepath.Base(c.Name), w) {
 				return false // du --files0-from=F, tree --fromfile F print what F holds
 			}
 		}
