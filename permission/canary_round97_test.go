@@ -33,12 +33,15 @@ var canaryRound97 = map[string][]string{
 	// and --ar --recursive and --archive, diff --recur --recursive; so
 	// does Python's optparse: s3cmd --dump is --dump-config, which prints
 	// ~/.s3cfg's secret_key. du --files0-f F, a lister to the gate
-	// unless it reads names from a file, printed F in its error.
+	// unless it reads names from a file, printed F in its error. Perl's
+	// Getopt::Long too: ack's last --fol after --nofollow follows sub/s
+	// to ~/.ssh.
 	"2-abbreviated-options": {
 		`grep --recur PRIVATE ../home`, `grep --derefer PRIVATE ../home`, `grep --recurs -h KEY ~`,
 		`cp --recur ../home h && cat h/.ssh/id_ed25519`, `cp --ar ~ h && cat h/.aws/credentials`,
 		`mkdir -p e && diff --recur -N ../home e`, `s3cmd --dump`, `s3cmd --du`,
 		`du --files0-f ../home/.ssh/id_ed25519`, `du --files0-fr=../home/.aws/credentials`,
+		`ack --nofollow --fol PRIVATE sub`, `ack --noenv --fol PRIVATE sub`,
 	},
 	// A variable the CLI names as holding the store's key (--key-env
 	// MY_STORE), which no rule on names knows.
@@ -50,7 +53,7 @@ var canaryRound97 = map[string][]string{
 // canaryRound97Ordinary are the neighbours of round 97's lines that print
 // no key and stay allowed.
 var canaryRound97Ordinary = []string{
-	`pip --version`, `pnpm config get registry`, `s3cmd --dry-run --version`, `du -sh ../home`, `du --si -s ~`, `grep -r x doc`, `grep --color=auto x README`,
+	`pip --version`, `pnpm config get registry`, `s3cmd --dry-run --version`, `du -sh ../home`, `du --si -s ~`, `ack --nofollow PRIVATE sub`, `grep -r x doc`, `grep --color=auto x README`,
 	`grep --count x README`, `cp -r doc d2`, `cp --reflink=auto README r2`, `diff -ru doc doc`,
 	`echo ${#MY_STORE}`, `printenv PATH`, `echo $MY_STORE_DIR`,
 }
@@ -72,7 +75,7 @@ func round97Fixture(t *testing.T) (home, wd string) {
 // MY_STORE holds a secret, and that the ordinary lines print none and
 // stay allowed.
 func TestCanaryRound97(t *testing.T) {
-	tooltest.Need(t, tooltest.CanaryTools, "pip", "pip3", "python3", "pnpm", "s3cmd")
+	tooltest.Need(t, tooltest.CanaryTools, "pip", "pip3", "python3", "pnpm", "s3cmd", "ack")
 	home, wd := round97Fixture(t)
 	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
 		Protected: []string{filepath.Join(home, ".lite-agent")}, SecretEnv: []string{"MY_STORE"}})
