@@ -80,8 +80,8 @@ func (an *analyzer) envPrinter(name string, args []word) {
 		for i := 0; i < len(args); i++ {
 			t := args[i].text
 			switch {
-			case t == "-u" || t == "--unset" || t == "-C" || t == "--chdir" || t == "-S" || t == "--split-string":
-				i++
+			case t == "-u" || t == "-C" || t == "-S" || !strings.Contains(t, "=") && envLong.Is(t, "--unset", "--chdir", "--split-string"):
+				i++ // env --uns NAME prints the environment as --unset NAME does
 			case strings.HasPrefix(t, "-") || strings.Contains(t, "=") && !args[i].dynamic:
 			default:
 				prints = false

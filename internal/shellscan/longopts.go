@@ -25,6 +25,12 @@ var wgetDLong = longopt.Table{"--debug", "--default-page", "--delete-after", "--
 var s3cmdDLong = longopt.Table{"--debug", "--default-mime-type", "--delay-updates", "--delete-after",
 	"--delete-after-fetch", "--delete-removed", "--disable", "--disable-multipart", "--dry-run", "--dump-config"}
 
+// envLong are GNU env's long options (coreutils 9, env --help), among
+// which an abbreviation of one that takes a value is matched: env --uns
+// NAME printed the environment as env --unset NAME does.
+var envLong = longopt.Table{"--block-signal", "--chdir", "--debug", "--default-signal", "--help",
+	"--ignore-environment", "--ignore-signal", "--list-signal-handling", "--null", "--split-string", "--unset", "--version"}
+
 // awsDecryptLong are the long options of aws ssm get-parameter(s) that
 // begin with w or no-w: the AWS CLI's parser (argparse) takes any unique
 // prefix, so --with-decr and even --w decrypt the parameter (aws --debug
