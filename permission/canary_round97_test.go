@@ -183,3 +183,33 @@ func TestCanaryRound97EnvCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestCanaryRound97PipConfigFile checks that pip's settings file moved
+// by PIP_CONFIG_FILE, in the environment the bash tool gives the line,
+// asks as ~/.config/pip/pip.conf does: cat of it, by path or by the
+// variable, printed the key in real bash.
+func TestCanaryRound97PipConfigFile(t *testing.T) {
+	home, wd := round97Fixture(t)
+	conf := filepath.Join(t.TempDir(), "pip.ini")
+	writeSecretFiles(t, "[global]\nindex-url = https://u:"+round84Key+"@pypi.invalid/simple\n", conf)
+	env := append(canaryEnv(home), "PIP_CONFIG_FILE="+conf)
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		BashEnv: func() []string { return env }})
+	for _, line := range []string{`cat ` + conf, `cat "$PIP_CONFIG_FILE"`, `cat ~/.config/pip/pip.conf`, `grep index ~/.pip/pip.conf ~/.config/pip/pip.conf`} {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+		cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
+		cmd.Dir, cmd.Env = wd, env
+		out, _ := cmd.CombinedOutput()
+		cancel()
+		if !strings.Contains(string(out), round84Key) {
+			t.Errorf("%q did not print the key when run: %q", line, out)
+		}
+		v, err := g.Decide(t.Context(), secretCall(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
+			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
+		}
+	}
+}

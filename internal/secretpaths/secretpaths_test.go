@@ -146,3 +146,14 @@ func TestPrintedSettings(t *testing.T) {
 		t.Error("a relative or empty home has printed settings")
 	}
 }
+
+// TestEnvCredentialsPrintedSettings checks that PIP_CONFIG_FILE and
+// XDG_CONFIG_HOME move pip.conf, a printed setting, with them.
+func TestEnvCredentialsPrintedSettings(t *testing.T) {
+	got := EnvCredentials([]string{"PIP_CONFIG_FILE=/p/pip.ini", "XDG_CONFIG_HOME=/x"})
+	for _, want := range []string{"/p/pip.ini", "/x/pip/pip.conf"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("EnvCredentials = %q, want %s among them", got, want)
+		}
+	}
+}
