@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,5 +34,41 @@ func TestKeyEnvTellsTheGate(t *testing.T) {
 	}
 	if got := check(); got.Decision != "allow" {
 		t.Errorf("without --key-env: %s (rule %s, %s), want allow", got.Decision, got.RuleID, got.Reason)
+	}
+}
+
+// TestAuditKeyEnvTellsTheGate runs a model that calls bash to print the
+// variable --audit-key-env names, with bash allowed: the gate asks, which
+// a run without a terminal denies, so the key reaches neither the model
+// nor the output; a variable the flags do not name is printed.
+func TestAuditKeyEnvTellsTheGate(t *testing.T) {
+	isolateEnv(t)
+	key := strings.Repeat("cd", 32)
+	t.Setenv("LOG_HMAC", key) // a name no rule on names knows
+	t.Setenv("OTHER_VALUE", "other-"+key[:8])
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	for _, tc := range []struct {
+		variable, value string
+		printed         bool
+	}{{"LOG_HMAC", key, false}, {"OTHER_VALUE", "other-" + key[:8], true}} {
+		srv := &anthropicServer{replies: []string{
+			toolReply("toolu_1", "bash", `{"command":"echo $`+tc.variable+`"}`),
+			textReply("Done."),
+		}}
+		ts := httptest.NewServer(srv)
+		t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+		log := filepath.Join(t.TempDir(), "audit.jsonl")
+		r := runCLI(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "--allow", "bash",
+			"--audit-log", log, "--audit-key-env", "LOG_HMAC", "print it")
+		ts.Close()
+		if r.code != 0 {
+			t.Fatalf("%s: run: %d %s", tc.variable, r.code, r.stderr)
+		}
+		srv.mu.Lock()
+		sent, _ := json.Marshal(srv.bodies)
+		srv.mu.Unlock()
+		if got := strings.Contains(string(sent)+r.stdout+r.stderr, tc.value); got != tc.printed {
+			t.Errorf("echo $%s: value printed %v, want %v (stderr %q)", tc.variable, got, tc.printed, r.stderr)
+		}
 	}
 }
