@@ -28,11 +28,12 @@ func (a *Agent) newGate(opts Options) (*permission.Gate, error) {
 		return nil, err
 	}
 	g := permission.GateOptions{
-		Policy:  policy,
-		Approve: opts.OnApproval,
-		Queue:   permission.NewApprovalQueue(),
-		DryRun:  opts.PermissionDryRun,
-		Redact:  opts.Redact,
+		Policy:    policy,
+		Approve:   opts.OnApproval,
+		Queue:     permission.NewApprovalQueue(),
+		DryRun:    opts.PermissionDryRun,
+		SecretEnv: slices.Clone(opts.SecretEnv),
+		Redact:    opts.Redact,
 		Emit: func(ctx context.Context, c *tool.Call, ev permission.Event) {
 			call := model.ToolCallBlock(ev.Call.ID, ev.Call.Name, ev.Call.Input)
 			out := Event{Tool: &ToolEvent{Call: &call}, Permission: &PermissionEvent{

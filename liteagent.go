@@ -245,6 +245,11 @@ type Options struct {
 	// commands and MCP connections are still decided for real: an ask
 	// goes to OnApproval, a deny stops them.
 	PermissionDryRun bool
+	// SecretEnv names environment variables that hold a secret whatever
+	// their names say (the variable the store codec's key is read from):
+	// the gate asks before a bash line prints one (see
+	// permission.GateOptions.SecretEnv).
+	SecretEnv []string
 	// PermissionAudit appends every decision to the session log as a
 	// permission_decision event, with redacted input. A hook's decision
 	// around a turn (run:start, run:end) goes to the run's session in the

@@ -129,9 +129,10 @@ var canaryRound37Ordinary = []string{
 	"tar cf out.tar README", "tar cvf out.tar README sub", "tar czf out.tgz sub", "tar cfv out.tar README",
 	"tar tvf out.tar", "tar -cvf out.tar README", "tar cbf 20 out.tar README", "tar tf out.tar",
 	"tar cf - README | wc -c", "tar cfz out.tgz README sub",
-	// Tools that keep a configuration, reading it.
-	"pip config list", "python3 -m pip config list", "python3 -m pip list", "pip3.11 list",
-	"pip3.11 config get global.index-url", "python3 -m pip --version", "python3 -m pip config get global.index-url",
+	// Tools that keep a configuration, reading it (pip config list and
+	// get print pip.conf's index URL with its login and ask since round
+	// 97).
+	"pip --version", "pip3 list", "python3 -m pip list", "pip3.11 list", "python3 -m pip --version",
 	"go env GOPATH", "go env -json", "go env", "go1.22 env GOPATH", "go env -changed",
 	// The go command beside -overlay.
 	"go build -o m .", "go run .", "go vet ./...", "go test ./...", "go build -o bin/m ./cmd/m", "go test -run X -count=1 .",

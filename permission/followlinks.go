@@ -133,7 +133,7 @@ func ackNoFollow(args []string) bool {
 		switch w := args[i]; {
 		case w == "--nofollow" || w == "--no-follow":
 			return true
-		case w == "--follow":
+		case ackFollow(w):
 			return false
 		case w == "--noenv":
 			noenv = true
@@ -142,6 +142,14 @@ func ackNoFollow(args []string) bool {
 		}
 	}
 	return noenv && !rc
+}
+
+// ackFollow reports whether w may be ack's --follow: the name or, as
+// Perl's Getopt::Long takes it, a prefix of it (ack --nofollow --fol
+// followed the link to ~/.aws; --fo is ambiguous with --fortran and
+// fails, which makes counting it an unneeded ask only).
+func ackFollow(w string) bool {
+	return len(w) > len("--") && strings.HasPrefix("--follow", w)
 }
 
 // followOptions are the long options that make a reader follow the links

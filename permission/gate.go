@@ -328,6 +328,14 @@ type GateOptions struct {
 	// environment the tool passes to bash, not the gate process's when
 	// they differ.
 	BashEnv func() []string
+	// SecretEnv names environment variables that hold a secret whatever
+	// their names say: the store codec's key variable (the CLI's
+	// --key-env MY_STORE), any variable a configuration names as holding
+	// a key or token. A bash line that prints one (echo $MY_STORE,
+	// printenv MY_STORE) asks under [RuleBashSecretRead], as one printing
+	// GITHUB_TOKEN or ANTHROPIC_API_KEY does, which the gate knows by
+	// their names.
+	SecretEnv []string
 }
 
 // A Gate checks tool calls against a policy before they run: it asks the

@@ -74,7 +74,8 @@ func (g *Gate) fileSecretRead(call Call) string {
 }
 
 // secretLocations returns the paths a bash line asks to read (see
-// [RuleBashSecretRead]): the credential locations of home, the system's
+// [RuleBashSecretRead]): the credential locations of home and its
+// settings files that may carry one ([secretpaths.PrintedSettings]), the system's
 // secret files, the data homes [secretpaths.DataHomes] finds, and the
 // protected paths outside the workdir (the data home of the project, a
 // managed policy file) or, inside it, that are a data home (--home
@@ -82,6 +83,7 @@ func (g *Gate) fileSecretRead(call Call) string {
 // while a data home in the user's home asked, round 98).
 func secretLocations(home, workdir string, protected []string) []string {
 	out := secretpaths.UserCredentials(home)
+	out = append(out, secretpaths.PrintedSettings(home)...)
 	out = append(out, secretpaths.System(home)...)
 	out = append(out, secretpaths.DataHomes(home)...)
 	for _, p := range protected {
@@ -116,7 +118,7 @@ func namesOnly(a *shellscan.Analysis) bool {
 			return false
 		}
 		for _, w := range c.Args {
-			if strings.HasPrefix(w, "--") && strings.Contains(w, "from") {
+			if strings.HasPrefix(w, "--") && strings.Contains(w, "from") || readsNamesOption(filepath.Base(c.Name), w) {
 				return false // du --files0-from=F, tree --fromfile F print what F holds
 			}
 		}
@@ -373,8 +375,8 @@ func readsTree(c shellscan.Command) bool {
 	}
 	for i, w := range c.Args {
 		switch {
-		case w == "--recursive" || w == "--archive" || w == "--dereference-recursive":
-			return true
+		case recursiveLongOption(name, w):
+			return true // grep --recur x ../home printed the home's keys
 		case strings.HasSuffix(name, "grep") && grepRecurseAction(c.Args, i):
 			return true // grep -d recurse PRIVATE ../home printed the home's keys
 		case name == "git" && w == "--no-index":

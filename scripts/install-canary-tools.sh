@@ -11,7 +11,8 @@
 # rst2html and ipython3 (redteam60), ninja, aunpack (atool) and cpio (gate61), gs
 # (ghostscript, redteam63), xsltproc, xmlstarlet and ppmtompeg (netpbm, review63g), epstool, pstoedit,
 # enscript and a2ps (gate65), hyperfine (gate66, a program that runs the command strings it is given), ugrep and
-# ack (gatesec68: searchers that follow links when an option or options file says so), the
+# ack (gatesec68: searchers that follow links when an option or options file says so), s3cmd
+# (gatecfg69: --dump, an abbreviation of --dump-config, prints its keys), the
 # docker client (package docker.io), cmake (gatecc69: a project build given paths outside the
 # project), the zh_TW locale source and more; and what makes `python3 -m venv` work, with
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
@@ -67,7 +68,7 @@ programs=(
 	x86_64-linux-gnu-nm:binutils-x86-64-linux-gnu llvm-mc:llvm llvm-rtdyld:llvm
 	xsltproc:xsltproc xmlstarlet:xmlstarlet ppmtompeg:netpbm
 	epstool:epstool pstoedit:pstoedit enscript:enscript a2ps:a2ps hyperfine:hyperfine
-	ugrep:ugrep ack:ack jq:jq cmake:cmake
+	ugrep:ugrep ack:ack jq:jq cmake:cmake s3cmd:s3cmd
 )
 
 # package prints the Debian package of an entry's package field: itself,

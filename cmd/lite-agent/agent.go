@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -469,6 +470,10 @@ func newAgent(ctx context.Context, g *globalFlags, f *agentFlags, in *lineReader
 		OnApproval:    terminalApprover(in, errw),
 		OnAskUser:     terminalAsker(in, errw),
 		Sandbox:       sb,
+		SecretEnv:     p.secretEnv,
+	}
+	if e := f.audit.KeyEnv(); e != "" {
+		opts.SecretEnv = slices.Concat(p.secretEnv, []string{e}) // the audit log's key
 	}
 	opts.CompactSummary = true // sessions compact and chat's /compact summarize with the model
 	if f.warn {

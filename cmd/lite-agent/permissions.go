@@ -69,7 +69,7 @@ func newPermissionsCheckCommand(g *globalFlags) *cobra.Command {
 			// lines it cannot analyze) apply as they do in a run, where
 			// bash gets this process's environment.
 			gate := permission.NewGate(permission.GateOptions{Policy: policy, Workdir: workdirOf(p),
-				Protected: p.paths.ProtectedPaths(), BashEnv: os.Environ})
+				Protected: p.paths.ProtectedPaths(), BashEnv: os.Environ, SecretEnv: p.secretEnv})
 			v, err := gate.Decide(cmd.Context(), permission.Call{Name: args[0], Input: input})
 			if err != nil {
 				return err

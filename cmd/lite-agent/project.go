@@ -25,6 +25,9 @@ type project struct {
 	// "" leaves it to permission.FileOptions (the variable, in the default
 	// namespace only).
 	managed string
+	// secretEnv names the environment variables that hold the store
+	// codec's key (--key-env), which the permission gate is told of.
+	secretEnv []string
 }
 
 // project resolves the global flags into a project. It creates nothing.
@@ -47,11 +50,16 @@ func (g *globalFlags) project() (project, error) {
 	if err := checkHome(p.Home); err != nil {
 		return project{}, err
 	}
+	var secretEnv []string
+	if g.keyEnv.set {
+		secretEnv = []string{g.keyEnv.value} // storageOptions checked it
+	}
 	return project{
-		paths:   p,
-		opts:    opts,
-		enc:     storage.Encoding{Codec: opts.Codec, Namespace: p.Namespace, ProjectID: p.Hash},
-		managed: g.managed.value,
+		paths:     p,
+		opts:      opts,
+		enc:       storage.Encoding{Codec: opts.Codec, Namespace: p.Namespace, ProjectID: p.Hash},
+		managed:   g.managed.value,
+		secretEnv: secretEnv,
 	}, nil
 }
 

@@ -47,6 +47,31 @@ func homeEntries() []string {
 		"Library/Keychains"}
 }
 
+// printedEntries are the settings files of a user's home, relative to it,
+// that may carry a credential beside settings a program needs on every
+// run: pip.conf's index URLs with a login (index-url =
+// https://user:token@host/simple), which pip config list prints.
+func printedEntries() []string {
+	return []string{".config/pip/pip.conf", ".pip/pip.conf"}
+}
+
+// PrintedSettings returns the settings files of the user whose home is
+// home (absolute) that may carry a credential but that programs read on
+// every run (~/.config/pip/pip.conf, ~/.pip/pip.conf): the sandbox leaves
+// them readable, unlike [UserCredentials], and the permission gate asks
+// before a bash line reads or prints them (cat, pip config list). A home
+// that is empty or relative has none.
+func PrintedSettings(home string) []string {
+	if home == "" || !filepath.IsAbs(home) {
+		return nil
+	}
+	var out []string
+	for _, p := range printedEntries() {
+		out = append(out, filepath.Join(filepath.Clean(home), filepath.FromSlash(p)))
+	}
+	return out
+}
+
 // EnvLocations returns the environment variables with which programs
 // move a credential location of the home elsewhere, each mapped to the
 // location of the home (relative to it, slash-separated) that its value
@@ -54,7 +79,8 @@ func homeEntries() []string {
 // GH_CONFIG_DIR for .config/gh, CLOUDSDK_CONFIG for .config/gcloud,
 // AZURE_CONFIG_DIR for .azure, NETRC for .netrc, PGPASSFILE for .pgpass,
 // KUBECONFIG for .kube/config, CARGO_HOME for .cargo, XDG_CONFIG_HOME for
-// .config … A path that begins with such a variable's value is a secret
+// .config, PIP_CONFIG_FILE for .config/pip/pip.conf (one of
+// [PrintedSettings]) … A path that begins with such a variable's value is a secret
 // location when the same path beneath the home directory is one
 // ($GNUPGHOME/private-keys-v1.d/k.key is ~/.gnupg/private-keys-v1.d/k.key).
 // Variables that name a directory of tools' settings whose credentials
@@ -74,6 +100,7 @@ func EnvLocations() map[string]string {
 		"OCI_CLI_CONFIG_FILE": ".oci/config", "REGISTRY_AUTH_FILE": ".config/containers/auth.json",
 		"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_CACHE_HOME": ".cache",
 		"GOOGLE_APPLICATION_CREDENTIALS": ".config/gcloud/application_default_credentials.json",
+		"PIP_CONFIG_FILE":                ".config/pip/pip.conf",
 	}
 }
 
@@ -84,7 +111,10 @@ func EnvLocations() map[string]string {
 // for a credential location or a path beneath one (GNUPGHOME=/srv/g:
 // /srv/g; AWS_CONFIG_FILE: the file), and the credential locations
 // beneath the directory it stands for (CARGO_HOME=/c: /c/credentials,
-// /c/credentials.toml; XDG_CONFIG_HOME=/x: /x/gh, /x/gcloud …).
+// /c/credentials.toml; XDG_CONFIG_HOME=/x: /x/gh, /x/gcloud …), the
+// printed settings among them ([PrintedSettings]: PIP_CONFIG_FILE=/p.conf:
+// /p.conf; XDG_CONFIG_HOME=/x: /x/pip/pip.conf). The permission gate, not
+// the sandbox, takes them.
 func EnvCredentials(env []string) []string {
 	locs := EnvLocations()
 	var out []string
@@ -108,7 +138,7 @@ func EnvCredentials(env []string) []string {
 				continue
 			}
 			v = filepath.Clean(v)
-			for _, e := range homeEntries() {
+			for _, e := range append(homeEntries(), printedEntries()...) {
 				switch {
 				case e == rel || strings.HasPrefix(rel, e+"/"):
 					add(v)

@@ -127,3 +127,33 @@ func TestEnvCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintedSettings checks that pip's settings files are printed
+// settings of an absolute home, and not among the credentials the
+// sandbox hides.
+func TestPrintedSettings(t *testing.T) {
+	got := PrintedSettings("/h/u/")
+	want := []string{"/h/u/.config/pip/pip.conf", "/h/u/.pip/pip.conf"}
+	if !slices.Equal(got, want) {
+		t.Errorf("PrintedSettings = %q, want %q", got, want)
+	}
+	for _, p := range got {
+		if slices.Contains(UserCredentials("/h/u"), p) {
+			t.Errorf("%s is also among UserCredentials, which the sandbox hides", p)
+		}
+	}
+	if PrintedSettings("h") != nil || PrintedSettings("") != nil {
+		t.Error("a relative or empty home has printed settings")
+	}
+}
+
+// TestEnvCredentialsPrintedSettings checks that PIP_CONFIG_FILE and
+// XDG_CONFIG_HOME move pip.conf, a printed setting, with them.
+func TestEnvCredentialsPrintedSettings(t *testing.T) {
+	got := EnvCredentials([]string{"PIP_CONFIG_FILE=/p/pip.ini", "XDG_CONFIG_HOME=/x"})
+	for _, want := range []string{"/p/pip.ini", "/x/pip/pip.conf"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("EnvCredentials = %q, want %s among them", got, want)
+		}
+	}
+}

@@ -283,6 +283,12 @@ type analyzer struct {
 	// readRecipe reads the build recipes the line's runners run (see
 	// Options.ReadRecipe); nil reads none.
 	readRecipe RecipeReader
+	// secretVars are the variables Options.SecretVars names.
+	secretVars []string
+	// callNode is the call being analyzed (see call), quietEnv the env
+	// calls whose output provably carries no value (see markQuietEnv).
+	callNode *syntax.CallExpr
+	quietEnv map[*syntax.CallExpr]bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -292,9 +298,10 @@ func analyzeBash(line, home, workdir string) *bashAnalysis {
 }
 
 // analyzeBashRecipes is analyzeBash with the reader of build recipes (see
-// Options.ReadRecipe).
-func analyzeBashRecipes(line, home, workdir string, read RecipeReader) *bashAnalysis {
-	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1, readRecipe: read}
+// Options.ReadRecipe) and the variables that hold secrets (see
+// Options.SecretVars).
+func analyzeBashRecipes(line, home, workdir string, read RecipeReader, secretVars ...string) *bashAnalysis {
+	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1, readRecipe: read, secretVars: secretVars}
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
 	if an.linkFrom >= 0 {
 		from := an.linkFrom
@@ -597,6 +604,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 				}
 			}
 		}
+		an.markQuietEnv(n)
 		an.substitutionsFirst(n, src, depth)
 		if len(n.Redirs) > 0 {
 			an.stmtInput(n, src)
@@ -608,6 +616,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		case syntax.Pipe, syntax.PipeAll:
 			an.unordered, an.stdinFed = true, true
 			an.pipeInput(n, src)
+			an.markQuietEnv(n)
 		case syntax.AndStmt, syntax.OrStmt:
 		default:
 			an.opaque("the command uses an operator the analysis does not know")
@@ -875,6 +884,9 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 		an.opaque("a command name that starts with '-' (time -- …)")
 	}
 	an.callPos = c.Pos().Offset()
+	prevCall := an.callNode
+	an.callNode = c
+	defer func() { an.callNode = prevCall }()
 	an.callFrom = len(an.a.accesses)
 	uses := len(an.codeUses)
 	an.plainRead = read

@@ -69,8 +69,7 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 				"ecr-public get-login-password", "codeartifact get-authorization-token", "sts get-session-token",
 				"secretsmanager get-secret-value", "secretsmanager batch-get-secret-value", "sts assume-role",
 				"sts get-federation-token", "sso get-role-credentials", "iam create-access-key")(sub, args) ||
-				withOption("ssm get-parameter", "--with-decryption")(sub, args) || withOption("ssm get-parameters", "--with-decryption")(sub, args) ||
-				withOption("ssm get-parameters-by-path", "--with-decryption")(sub, args)
+				subIs("ssm get-parameter", "ssm get-parameters", "ssm get-parameters-by-path")(sub, args) && awsDecrypts(args)
 		}},
 		"kubectl": {".kube/config", func(sub []string, args []word) bool {
 			return withOption("config view", "--raw", "--flatten")(sub, args) || subIs("create token")(sub, args) ||
@@ -106,10 +105,9 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 		"curl": {".netrc", func(_ []string, args []word) bool {
 			// curl takes an abbreviation of a long option (--netrc-opt
 			// -v printed the Authorization header, round 92).
-			return hasOption(args, "--netrc", "--netrc-optional") || slices.ContainsFunc(args, curlNetrcFlag) ||
-				slices.ContainsFunc(args, func(w word) bool {
-					return len(w.text) >= len("--netrc-o") && strings.HasPrefix("--netrc-optional", w.text)
-				})
+			return slices.ContainsFunc(args, func(w word) bool {
+				return curlNLong.Is(w.text, "--netrc", "--netrc-optional") || curlNetrcFlag(w)
+			})
 		}},
 		"gcloud": {".config/gcloud", subIs("auth print-access-token", "auth print-identity-token",
 			"auth application-default print-access-token", "config config-helper", "secrets versions access")},
@@ -132,13 +130,29 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 		}},
 		// Cloud and storage tools that print the keys of their settings
 		// or a token they keep.
-		"rclone":     {".config/rclone/rclone.conf", subIs("config show", "config dump")},
-		"s3cmd":      {".s3cfg", func(_ []string, args []word) bool { return hasOption(args, "--dump-config") }},
+		"rclone": {".config/rclone/rclone.conf", subIs("config show", "config dump")},
+		"s3cmd": {".s3cfg", func(_ []string, args []word) bool {
+			// optparse takes --dump and --du as well (round 97).
+			return slices.ContainsFunc(args, func(w word) bool { return s3cmdDLong.Is(w.text, "--dump-config") })
+		}},
 		"mc":         {".mc/config.json", subIs("alias list", "alias ls", "alias export", "config host list", "config host ls")},
 		"pulumi":     {".pulumi/credentials.json", func(_ []string, args []word) bool { return hasOption(args, "--show-secrets") }},
 		"databricks": {".databrickscfg", subIs("auth token")},
 		"fly":        {".fly/config.yml", subIs("auth token")},
-		"flyctl":     {".fly/config.yml", subIs("auth token")},
+		// pip config list, get, debug and edit print (edit opens) the
+		// index URLs of pip.conf with the login they carry
+		// (https://u:TOKEN@host/simple), which pip prints unmasked; the
+		// file is one of [secretpaths.PrintedSettings]: pip needs it, so
+		// the sandbox leaves it readable, and the gate asks before a line
+		// prints it. pnpm config list (c list) and config get without a
+		// key print ~/.npmrc's auth tokens (npm's own mask them).
+		"pip": {".config/pip/pip.conf", func(_ []string, args []word) bool {
+			return wordAfter(args, "config", "list", "get", "debug", "edit")
+		}},
+		"pnpm": {".npmrc", func(_ []string, args []word) bool {
+			return (wordAfter(args, "config", "list", "get") || wordAfter(args, "c", "list", "get")) && !pnpmGetsKey(args)
+		}},
+		"flyctl": {".fly/config.yml", subIs("auth token")},
 	}
 }}
 
@@ -188,7 +202,7 @@ func curlNetrcFlag(w word) bool {
 // value holding d.
 func wgetDebug(w word) bool {
 	if strings.HasPrefix(w.text, "--") {
-		return len(w.text) >= len("--deb") && strings.HasPrefix("--debug", w.text)
+		return wgetDLong.Is(w.text, "--debug")
 	}
 	if !strings.HasPrefix(w.text, "-") {
 		return false
@@ -224,6 +238,7 @@ func hasOption(args []word, opts ...string) bool {
 // name any command, so it counts as a printer. docker-credential-<helper> get
 // and list print the registry passwords of ~/.docker/config.json's helper.
 func (an *analyzer) credentialPrinter(name string, args []word) {
+	name, args = pipProgram(name, args)
 	p, ok := credentialPrinters.get()[name]
 	if strings.HasPrefix(name, "docker-credential-") {
 		p, ok = credentialPrinter{".docker/config.json", func(sub []string, _ []word) bool {
@@ -257,4 +272,62 @@ func (an *analyzer) credentialPrinter(name string, args []word) {
 	for i := n; i < len(an.a.accesses); i++ {
 		an.a.accesses[i].credential = true
 	}
+}
+
+// pipProgram returns, for python -m pip (python3 -mpip, python3
+// /usr/bin/pip3) and pip3.11, the program "pip" and the words pip is
+// given; other commands as they are.
+func pipProgram(name string, args []word) (string, []word) {
+	if strings.TrimRight(name, "0123456789.-") == "pip" {
+		return "pip", args
+	}
+	if !isPython(name) {
+		return name, args
+	}
+	if mod, after, ok := pythonModule(args); ok && (mod == "pip" || strings.HasPrefix(mod, "pip.")) {
+		return "pip", after
+	}
+	if script, after, ok := pythonScript(args); ok && pipScript(script) {
+		return "pip", after
+	}
+	return name, args
+}
+
+// wordAfter reports whether args hold the word cmd, not an option, and
+// after it one of subs (pip --isolated config --user list), or a word
+// known only when the line runs in either place.
+func wordAfter(args []word, cmd string, subs ...string) bool {
+	for i, a := range args {
+		if a.dynamic {
+			return true
+		}
+		if a.text != cmd {
+			continue
+		}
+		for _, b := range args[i+1:] {
+			if b.dynamic || slices.Contains(subs, b.text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pnpmGetsKey reports whether pnpm args get one key (pnpm config get
+// registry), which pnpm hands to npm, whose get refuses a token; config
+// get without a key, like config list, prints them all.
+func pnpmGetsKey(args []word) bool {
+	for i, a := range args {
+		if a.text == "get" && !a.dynamic {
+			for _, b := range args[i+1:] {
+				if b.dynamic {
+					return false
+				}
+				if !strings.HasPrefix(b.text, "-") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

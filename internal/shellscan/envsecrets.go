@@ -40,13 +40,21 @@ func credentialVar(name string) bool {
 	return false
 }
 
+// secretVar reports whether the environment variable name holds a
+// secret: by its name (see credentialVar), or because the caller named it
+// (Options.SecretVars: the store's key under a name of the user's choice,
+// MY_STORE).
+func (an *analyzer) secretVar(name string) bool {
+	return credentialVar(name) || slices.Contains(an.secretVars, name)
+}
+
 // envSecretParam records a read of the environment's credentials for a
 // parameter expansion of a credential variable (see credentialVar) that
 // yields its value: $GITHUB_TOKEN, "${ANTHROPIC_API_KEY}",
 // ${NPM_TOKEN:-x}. Those that do not (its length, ${X:+set}, the names
 // ${!X*}) pass.
 func (an *analyzer) envSecretParam(p *syntax.ParamExp) {
-	if p.Param == nil || p.Length || p.Width || p.IsSet || p.Names != 0 || !credentialVar(p.Param.Value) {
+	if p.Param == nil || p.Length || p.Width || p.IsSet || p.Names != 0 || !an.secretVar(p.Param.Value) {
 		return
 	}
 	if p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull) {
@@ -84,8 +92,8 @@ func (an *analyzer) envPrinter(name string, args []word) {
 		for i := 0; i < len(args); i++ {
 			t := args[i].text
 			switch {
-			case t == "-u" || t == "--unset" || t == "-C" || t == "--chdir" || t == "-S" || t == "--split-string":
-				i++
+			case t == "-u" || t == "-C" || t == "-S" || !strings.Contains(t, "=") && envLong.Is(t, "--unset", "--chdir", "--split-string"):
+				i++ // env --uns NAME prints the environment as --unset NAME does
 			case strings.HasPrefix(t, "-") || strings.Contains(t, "=") && !args[i].dynamic:
 			default:
 				prints = false
@@ -100,7 +108,7 @@ func (an *analyzer) envPrinter(name string, args []word) {
 				continue
 			}
 			names++
-			prints = prints || a.dynamic || credentialVar(a.text)
+			prints = prints || a.dynamic || an.secretVar(a.text)
 		}
 		prints = prints || names == 0
 	case "set":
@@ -142,6 +150,9 @@ func (an *analyzer) envPrinter(name string, args []word) {
 		for _, a := range args {
 			prints = prints || a.text == "show-environment" || a.dynamic
 		}
+	}
+	if prints && name == "env" && an.quietEnv[an.callNode] {
+		prints = false // env > /dev/null, env | wc -l: see markQuietEnv
 	}
 	if prints {
 		an.environRead(name)

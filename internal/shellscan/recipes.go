@@ -246,7 +246,7 @@ func (an *analyzer) recipeWordsCode(runner string, texts []recipeText) bool {
 // tsconfig.json and any .json it may extend), read by a separate
 // analysis that reads no recipe.
 func (an *analyzer) subCodeUses(w string) []codeUse {
-	sub := &analyzer{home: an.home, workdir: an.workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1}
+	sub := &analyzer{home: an.home, workdir: an.workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1, secretVars: an.secretVars}
 	sub.script(w, syntax.LangBash, 0)
 	return sub.codeUses
 }

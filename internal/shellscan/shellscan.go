@@ -34,6 +34,12 @@ type Options struct {
 	// line's task runners run, so that the programs they name count
 	// with the settings files those programs read (see recipeTools).
 	ReadRecipe RecipeReader
+	// SecretVars names environment variables that hold a secret whatever
+	// their names say (the store codec's key that the CLI's --key-env
+	// MY_STORE names): a line that prints one (echo $MY_STORE, printenv
+	// MY_STORE) is recorded as a read of the environment's credentials,
+	// as for GITHUB_TOKEN.
+	SecretVars []string
 }
 
 // A Mode is what a command does with a path.
@@ -235,7 +241,7 @@ func (a *Analysis) Reason() string {
 // Analyze analyzes a bash command line. It never fails and never panics:
 // what it cannot see through makes the result opaque.
 func Analyze(line string, opts Options) *Analysis {
-	in := analyzeBashRecipes(line, opts.Home, opts.Workdir, opts.ReadRecipe)
+	in := analyzeBashRecipes(line, opts.Home, opts.Workdir, opts.ReadRecipe, opts.SecretVars...)
 	out := &Analysis{
 		Dirs:          withScriptDirs(in.cwds, in.scriptDirs),
 		WriteDirs:     in.cwds,

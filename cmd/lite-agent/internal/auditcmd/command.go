@@ -108,6 +108,11 @@ func (f *Flags) Register(cmd *cobra.Command, usage func(format string, a ...any)
 	}
 }
 
+// KeyEnv returns the environment variable --audit-key-env names, which
+// holds the audit log's key, or "": the permission gate is told of it, so
+// that a bash line printing it asks.
+func (f *Flags) KeyEnv() string { return f.keyEnv }
+
 // Prepare checks the flags, loads the key and opens the log, before the
 // agent exists; usage makes the usage errors. Close closes the log.
 // Register's RunE calls it.
