@@ -175,7 +175,8 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 // be lost, the server is asked whether the transaction committed: one
 // that did not is the *DatabaseError (nothing taken), one that did is
 // the lease, its token read back from the row it wrote (see
-// leaseLanded), and one the server cannot tell of is an
+// leaseLanded), and one the server cannot tell of, or whose COMMIT's
+// reply did not come within the TTL (the bound below), is an
 // *OutcomeUnknownError (the lease, if taken, expires after its TTL).
 //
 // The statement is not cut short by ctx: cancelled while at the server, it
