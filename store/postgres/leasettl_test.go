@@ -38,7 +38,17 @@ func TestALeaseLivesItsWholeTTLOnTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(ttl / 2) // a renewal too
+	// A renewal's row too (a third of the TTL on, later under load).
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var n int
+		if err := conn.QueryRow(t.Context(), fmt.Sprintf(`SELECT count(*) FROM %s.lease_lengths`, schema)).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if err := l.Release(t.Context()); err != nil {
 		t.Fatal(err)
 	}
