@@ -141,7 +141,7 @@ func (p *Project) Acquire(ctx context.Context, id string, opts LeaseOptions) (*L
 
 func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	q := p.s.q
-	token, err := p.insertLease(ctx, id)
+	token, late, err := p.insertLease(ctx, id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		busy := &BusyError{SessionID: id}
 		err = p.s.db().scan(ctx, q.sql(`SELECT holder, expires FROM {leases} WHERE namespace = $1 AND project = $2 AND session = $3 AND expires >= now()`),
@@ -164,7 +164,7 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 	p.mu.Lock()
 	p.leases[id] = l
 	p.mu.Unlock()
-	go l.renew()
+	go l.renew(late)
 	return l, nil
 }
 
@@ -175,8 +175,11 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 // be lost, the server is asked whether the transaction committed: one
 // that did not is the *DatabaseError (nothing taken), one that did is
 // the lease, its token read back from the row it wrote (see
-// leaseLanded), and one the server cannot tell of is an
+// leaseLanded), and one the server cannot tell of, or whose COMMIT's
+// reply did not come within the TTL (the bound below), is an
 // *OutcomeUnknownError (the lease, if taken, expires after its TTL).
+// late reports a lease found by such a check: its row, written when the
+// transaction began, may have little of its TTL left.
 //
 // The statement is not cut short by ctx: cancelled while at the server, it
 // may commit the lease and still report ctx's error, which left a lease
@@ -186,9 +189,10 @@ func (p *Project) tryAcquire(ctx context.Context, id string) (*Lease, error) {
 // for it once ctx ends: it returned only after the statement, up to the
 // TTL on a database that does not answer, and liteagent holds its lock of
 // the agent's leases around the call.
-func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
+func (p *Project) insertLease(ctx context.Context, id string) (token int64, late bool, err error) {
 	type result struct {
 		token int64
+		late  bool
 		err   error
 	}
 	var (
@@ -228,6 +232,7 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 			})
 			if r.err == nil && lc.err != nil {
 				r.token, r.err = p.leaseLanded(sctx, id, lc)
+				r.late = true
 			}
 		}
 		mu.Lock()
@@ -263,7 +268,7 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 		}
 		mu.Unlock()
 		if left {
-			return 0, ctx.Err()
+			return 0, false, ctx.Err()
 		}
 	}
 	if cerr := ctx.Err(); cerr != nil {
@@ -272,9 +277,9 @@ func (p *Project) insertLease(ctx context.Context, id string) (int64, error) {
 			defer cancel()
 			p.dropLease(dctx, id, r.token)
 		}
-		return 0, cerr
+		return 0, false, cerr
 	}
-	return r.token, r.err
+	return r.token, r.late, r.err
 }
 
 // leaseLanded returns the token of the lease of session id that
@@ -481,8 +486,10 @@ func (l *Lease) Err() error {
 
 // renew extends the lease every third of its TTL until Release, or
 // until the Store is closed (the lease then expires after its TTL: see
-// Store.Close).
-func (l *Lease) renew() {
+// Store.Close); a late lease (found by the check after a lost reply, its
+// row written a check's time ago) is extended at once first, or its row
+// could expire before the first tick and pass to another holder.
+func (l *Lease) renew(late bool) {
 	defer close(l.done)
 	// A renewal under way when Release (or Close) comes is cancelled, so
 	// that Release waits for no statement of a database that stopped
@@ -498,13 +505,15 @@ func (l *Lease) renew() {
 	}()
 	tick := time.NewTicker(l.p.s.ttl / 3)
 	defer tick.Stop()
-	for {
-		select {
-		case <-l.stop:
-			return
-		case <-stopped.Done():
-			return
-		case <-tick.C:
+	for first := late; ; first = false {
+		if !first {
+			select {
+			case <-l.stop:
+				return
+			case <-stopped.Done():
+				return
+			case <-tick.C:
+			}
 		}
 		// Both may be ready (a tick came while the last renewal waited):
 		// a Release (or Close) wins.

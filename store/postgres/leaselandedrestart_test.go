@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,14 +40,14 @@ func TestAnAcquireWhoseServerRestartedBeforeItsRowWasReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	warmLease(t, p)
-	restarted := false
+	var restarted atomic.Bool // set in the proxy's goroutine
 	proxy.LoseReplyTo([]byte("commit\x00"))
 	proxy.OnReply([]byte("committed"), func() { // the check's answer, on its way
 		restart()
-		restarted = true
+		restarted.Store(true)
 	})
 	l, err := p.Acquire(t.Context(), "s1", postgres.LeaseOptions{})
-	if !restarted {
+	if !restarted.Load() {
 		t.Fatalf("Acquire = %v, %v before the check's answer", l, err)
 	}
 	var ou *postgres.OutcomeUnknownError

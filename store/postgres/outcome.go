@@ -115,7 +115,11 @@ type lostCommit struct {
 // txLandedAs is txLanded, a transaction found committed by the check
 // after its reply was lost described in *lost (when lost is not nil), so
 // that a caller that needs what the reply held (an Acquire's token) can
-// look for it.
+// look for it. ctx is then insertLease's own bound (the lease's TTL, its
+// caller's cancellation dropped), not the caller's: ended with the COMMIT
+// out, the transaction may have committed, and the caller, its own ctx
+// still running, gets an *OutcomeUnknownError (the check has no time
+// left), not ctx's error, which it would take for its own.
 func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) error, unknown func(err, check error) error) error {
 	var (
 		xid     int64     // 0 until the transaction's id is known
@@ -124,6 +128,9 @@ func (s *Store) txLandedAs(ctx context.Context, lost *lostCommit, fn func(db) er
 	)
 	var committing bool
 	err := s.txNamed(ctx, &xid, &pid, &started, &committing, fn)
+	if err != nil && lost != nil && committing && ctx.Err() != nil {
+		return unknown(&DatabaseError{target: s.target, Err: fmt.Errorf("no reply to the COMMIT of transaction %d within the lease's TTL (%v)", xid, err)}, ctx.Err())
+	}
 	if err == nil || xid == 0 || ctx.Err() != nil || !lostReply(err) {
 		return err
 	}

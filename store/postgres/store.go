@@ -40,7 +40,8 @@ type Options struct {
 	MaxConns int32
 	// LeaseTTL is how long a session lease lives after its last renewal;
 	// a holder renews it every third of that while it runs, and a crashed
-	// holder's lease expires after it. 0 means DefaultLeaseTTL.
+	// holder's lease expires after it. 0 means DefaultLeaseTTL; it is
+	// rounded up to a whole number of milliseconds, the database's unit.
 	LeaseTTL time.Duration
 	// Holder names this process in leases and in the *BusyError another
 	// process gets; "" means "<hostname>:<pid>".
@@ -179,6 +180,14 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	s.life, s.endLife = context.WithCancel(context.Background())
 	if s.ttl == 0 {
 		s.ttl = DefaultLeaseTTL
+	}
+	// The server counts a lease's life in whole milliseconds: a TTL cut
+	// there would make the lease shorter than the bounds the Store keeps
+	// by it (leaseLanded reads its row back within the TTL counted from
+	// before its transaction began, and finds it live only if the row
+	// lives at least that long).
+	if r := s.ttl % time.Millisecond; r != 0 {
+		s.ttl += time.Millisecond - r
 	}
 	if s.holder == "" {
 		host, _ := os.Hostname()
