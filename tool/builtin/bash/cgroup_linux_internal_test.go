@@ -39,13 +39,7 @@ func run(t *testing.T, sh shell, command string) (*proc, string) {
 // A command with a cgroup runs in it, and the cgroup is gone, with what
 // the command left running, once the command is stopped.
 func TestCgroupRemovedWhenTheCommandEnds(t *testing.T) {
-	parent, err := cgroupParent()
-	if err == nil {
-		err = probeCgroup(parent, "/bin/bash")
-	}
-	if err != nil {
-		t.Skipf("no cgroup can be made here: %v", err)
-	}
+	parent := needCgroup(t)
 	sh := shell{path: "/bin/bash", dir: t.TempDir(), containment: ContainCgroup, cgroupParent: parent}
 	p, out := run(t, sh, `sleep 30 & echo $!; cat /proc/self/cgroup`)
 	if p.cg == nil {
@@ -110,13 +104,7 @@ func TestCgroupUnavailable(t *testing.T) {
 // cgroup kills it and removes the cgroup, but leaves one whose agent
 // runs.
 func TestCgroupLeftByAKilledAgentIsSwept(t *testing.T) {
-	parent, err := cgroupParent()
-	if err == nil {
-		err = probeCgroup(parent, "/bin/bash")
-	}
-	if err != nil {
-		t.Skipf("no cgroup can be made here: %v", err)
-	}
+	parent := needCgroup(t)
 	dead := exec.Command("/bin/true")
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
@@ -175,13 +163,7 @@ func TestCgroupLeftByAKilledAgentIsSwept(t *testing.T) {
 // move its processes there: they die with it, and its cgroup is removed
 // at once, the ones it made inside included.
 func TestCgroupMadeInsideTheCommandsIsRemoved(t *testing.T) {
-	parent, err := cgroupParent()
-	if err == nil {
-		err = probeCgroup(parent, "/bin/bash")
-	}
-	if err != nil {
-		t.Skipf("no cgroup can be made here: %v", err)
-	}
+	parent := needCgroup(t)
 	sh := shell{path: "/bin/bash", dir: t.TempDir(), containment: ContainCgroup, cgroupParent: parent}
 	start := time.Now()
 	p, out := run(t, sh, `cg=`+parent+`$(sed -n 's/^0:://p' /proc/self/cgroup)
@@ -210,13 +192,7 @@ sleep 30 & echo $! > "$cg/a/b/cgroup.procs"; echo $!`)
 // (an agent restarted in the same container) is swept all the same: the
 // name says when its agent started.
 func TestCgroupLeftByAnAgentWhosePidWasTakenIsSwept(t *testing.T) {
-	parent, err := cgroupParent()
-	if err == nil {
-		err = probeCgroup(parent, "/bin/bash")
-	}
-	if err != nil {
-		t.Skipf("no cgroup can be made here: %v", err)
-	}
+	parent := needCgroup(t)
 	// The agent that left it had this process's pid and started at
 	// tick 1, before this process.
 	staleDir := filepath.Join(parent, fmt.Sprintf("lite-agent-bash-%s-%d-1-test", pidNamespace(), os.Getpid()))
@@ -249,4 +225,18 @@ func TestCgroupLeftByAnAgentWhosePidWasTakenIsSwept(t *testing.T) {
 	if !zombie(cmd.Process.Pid) {
 		t.Error("its process runs")
 	}
+}
+
+// needCgroup returns the cgroup the bash tool makes its commands' cgroups
+// in, and skips the test where none can be made or started in.
+func needCgroup(t *testing.T) string {
+	t.Helper()
+	parent, err := cgroupParent()
+	if err == nil {
+		err = probeCgroup(parent, "/bin/bash")
+	}
+	if err != nil {
+		t.Skipf("no cgroup can be made here: %v", err)
+	}
+	return parent
 }
