@@ -119,6 +119,10 @@ func TestCompilerPathsFromTheCommandsDirectory(t *testing.T) {
 		"cd sub && popd && gcc -I.. -c x.c", "cd sub && source x.sh && gcc -I.. -c x.c",
 		"cd sub || true; gcc -I.. -c x.c", "! cd sub && gcc -I.. -c x.c", "cd sub && bash -c 'gcc -I.. -c x.c'",
 		"cd \"$D\" && gcc -I.. -c x.c", "cd sub && eval cd .. && gcc -I.. -c x.c",
+		// bash's cd reads inc/../evil through the link when the
+		// project holds no evil (review69c).
+		"cd inc/../evil && gcc -I. -c ../work/x.c", "cd inc/../evil && gcc -include evil.h -c x.c",
+		"cd inc/../evil && gcc -I.. -c x.c", "cd inc && cd ../evil && gcc -I. -c x.c",
 	} {
 		if a := analyzeBash(line, home, wd); len(a.reasons) == 0 {
 			t.Errorf("%q: no reason; want the directory outside the project named", line)

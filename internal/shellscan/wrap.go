@@ -1320,8 +1320,23 @@ func (an *analyzer) cd(name string, args []word) {
 	var next []string
 	for _, c := range an.a.cwds {
 		d := dir.text
-		if !path.IsAbs(d) {
-			d = path.Join(c, d)
+		if !path.IsAbs(d) && c != "" {
+			d = c + "/" + d
+		}
+		if stepsBackAfterName(d) {
+			// bash's cd takes a/.. as the text says only when that
+			// names a directory, and otherwise asks the kernel, which
+			// steps back from where a link a led: cd inc/../evil (inc
+			// a link to ../evil, no evil in the project) enters the
+			// project's sibling evil. Both are candidates.
+			phys, ok := an.physicalCwd(d)
+			if !ok {
+				an.cwdUnknown = true
+				return
+			}
+			if !contains(an.a.cwds, phys) && !contains(next, phys) {
+				next = append(next, phys)
+			}
 		}
 		d = path.Clean(d)
 		if !contains(an.a.cwds, d) && !contains(next, d) {
@@ -1333,6 +1348,32 @@ func (an *analyzer) cd(name string, args []word) {
 		return
 	}
 	an.a.cwds = append(an.a.cwds, next...)
+}
+
+// physicalCwd returns the directory the kernel reaches for the cd
+// operand d (relative to the workdir unless absolute), following links
+// before each "..": relative to the workdir when within it, absolute
+// otherwise; false when the workdir is not known.
+func (an *analyzer) physicalCwd(d string) (string, bool) {
+	if !path.IsAbs(d) {
+		if an.workdir == "" {
+			return "", false
+		}
+		d = an.workdir + "/" + d
+	}
+	phys := pathmatch.Resolve(d)
+	if an.workdir == "" {
+		return phys, true
+	}
+	for _, w := range []string{path.Clean(an.workdir), pathmatch.Resolve(an.workdir)} {
+		switch {
+		case phys == w:
+			return "", true
+		case strings.HasPrefix(phys, w+"/"):
+			return strings.TrimPrefix(phys, w+"/"), true
+		}
+	}
+	return phys, true
 }
 
 // throughProcess reports whether the path p, as written, starts in a
