@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -1323,12 +1324,14 @@ func (an *analyzer) cd(name string, args []word) {
 		if !path.IsAbs(d) && c != "" {
 			d = c + "/" + d
 		}
-		if stepsBackAfterName(d) {
+		if stepsBackAfterName(d) && (an.wroteBeforeCd() || !an.isDirNow(path.Clean(d))) {
 			// bash's cd takes a/.. as the text says only when that
 			// names a directory, and otherwise asks the kernel, which
 			// steps back from where a link a led: cd inc/../evil (inc
 			// a link to ../evil, no evil in the project) enters the
-			// project's sibling evil. Both are candidates.
+			// project's sibling evil. Both are candidates, unless the
+			// text's reading is a directory the line did not get to
+			// change before (cd link2/.. && echo hi > out.txt).
 			phys, ok := an.physicalCwd(d)
 			if !ok {
 				an.cwdUnknown = true
@@ -1374,6 +1377,35 @@ func (an *analyzer) physicalCwd(d string) (string, bool) {
 		}
 	}
 	return phys, true
+}
+
+// wroteBeforeCd reports whether the line may have written, moved or
+// removed something before the command being analyzed: a path written or
+// given to a command the analysis does not model, or commands whose order
+// the walk does not follow.
+func (an *analyzer) wroteBeforeCd() bool {
+	if an.unordered {
+		return true
+	}
+	for _, acc := range an.a.accesses {
+		if acc.mode != modeRead || acc.unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// isDirNow reports whether d (relative to the workdir unless absolute)
+// is a directory, through links, as the analysis runs.
+func (an *analyzer) isDirNow(d string) bool {
+	if !path.IsAbs(d) {
+		if an.workdir == "" {
+			return false
+		}
+		d = path.Join(an.workdir, d)
+	}
+	fi, err := os.Stat(d)
+	return err == nil && fi.IsDir()
 }
 
 // throughProcess reports whether the path p, as written, starts in a
