@@ -87,6 +87,17 @@ var canaryRound96Ordinary = []string{
 
 func TestCanaryRound96(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc", "cmake")
+	template := round96Template(t)
+	checkCanaryRoundIn(t, template, canaryRound96)
+	checkOrdinary(t, template, canaryRound96Ordinary, nil)
+}
+
+// round96Template is canaryTemplate with round 96's files: ../evil's
+// shadowing headers, constructor library and as, the project's parent's
+// stdio.h, CMake projects in and next to the project, and inc linked to
+// ../evil.
+func round96Template(t *testing.T) string {
+	t.Helper()
 	template := canaryTemplate(t)
 	// The constructor removes the canary from the project, from one of
 	// its directories and from ../evil, where cd inc leads.
@@ -126,6 +137,5 @@ func TestCanaryRound96(t *testing.T) {
 	if err := os.Symlink("../evil", filepath.Join(template, "work", "inc")); err != nil {
 		t.Fatal(err)
 	}
-	checkCanaryRoundIn(t, template, canaryRound96)
-	checkOrdinary(t, template, canaryRound96Ordinary, nil)
+	return template
 }

@@ -119,9 +119,39 @@ func TestCompilerPathsFromTheCommandsDirectory(t *testing.T) {
 		"cd sub && popd && gcc -I.. -c x.c", "cd sub && source x.sh && gcc -I.. -c x.c",
 		"cd sub || true; gcc -I.. -c x.c", "! cd sub && gcc -I.. -c x.c", "cd sub && bash -c 'gcc -I.. -c x.c'",
 		"cd \"$D\" && gcc -I.. -c x.c", "cd sub && eval cd .. && gcc -I.. -c x.c",
+		// bash's cd reads inc/../evil through the link when the
+		// project holds no evil (review69c).
+		"cd inc/../evil && gcc -I. -c ../work/x.c", "cd inc/../evil && gcc -include evil.h -c x.c",
+		"cd inc/../evil && gcc -I.. -c x.c", "cd inc && cd ../evil && gcc -I. -c x.c",
 	} {
 		if a := analyzeBash(line, home, wd); len(a.reasons) == 0 {
 			t.Errorf("%q: no reason; want the directory outside the project named", line)
 		}
+	}
+}
+
+// TestCdStepBackAfterRemoval checks that cd inc/../evil, where the
+// project holds an evil of its own, counts the kernel's reading (the
+// project's sibling evil, where inc leads) once the line may have
+// removed the project's: bash takes the text's reading only while it is a
+// directory (review69c: rm -rf evil && cd inc/../evil && gcc -I. ran
+// ../evil's headers in bash).
+func TestCdStepBackAfterRemoval(t *testing.T) {
+	root := t.TempDir()
+	wd := filepath.Join(root, "w")
+	for _, d := range []string{filepath.Join(wd, "evil"), filepath.Join(root, "evil")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../evil", filepath.Join(wd, "inc")); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	if a := analyzeBash("rm -rf evil && cd inc/../evil && gcc -I. -c ../w/x.c", home, wd); len(a.reasons) == 0 {
+		t.Errorf("removal then cd inc/../evil: no reason; want ../evil named")
+	}
+	if a := analyzeBash("cd inc/../evil && gcc -I. -c x.c", home, wd); len(a.reasons) > 0 {
+		t.Errorf("cd inc/../evil into the project's evil: reasons %q; want none", a.reasons)
 	}
 }

@@ -159,8 +159,15 @@ func (fl *cwdFlow) call(c *syntax.CallExpr, in []string) (ok, failed []string) {
 	var next []string
 	for _, c := range in {
 		d := dir
-		if !path.IsAbs(d) {
-			d = path.Join(c, d)
+		if !path.IsAbs(d) && c != "" {
+			d = c + "/" + d
+		}
+		if stepsBackAfterName(d) {
+			// bash's cd takes a/.. as its text says only when that
+			// names a directory; otherwise it asks the kernel, which
+			// steps back from where a link a led (cd inc/../evil,
+			// inc linked to ../evil, enters ../evil): unknown.
+			return nil, nil
 		}
 		d = path.Clean(d)
 		if !slices.Contains(next, d) {
@@ -184,4 +191,24 @@ func (an *analyzer) commandCwds() []string {
 		}
 	}
 	return an.callCwds
+}
+
+// stepsBackAfterName reports whether p has a ".." component after a
+// component that names something (a/.., ./a/../b), which bash's logical
+// cd resolves through the file system when the text's own reading is no
+// directory.
+func stepsBackAfterName(p string) bool {
+	named := false
+	for _, e := range strings.Split(p, "/") {
+		switch e {
+		case "", ".":
+		case "..":
+			if named {
+				return true
+			}
+		default:
+			named = true
+		}
+	}
+	return false
 }

@@ -32,10 +32,24 @@ func (an *analyzer) markQuietEnv(n syntax.Node) {
 		}
 		c = bareEnv(n)
 	case *syntax.BinaryCmd:
-		if n.Op != syntax.Pipe && n.Op != syntax.PipeAll || n.X == nil || len(n.X.Redirs) != 0 || !countsOnly(n.Y) {
+		if n.Op != syntax.Pipe && n.Op != syntax.PipeAll || n.X == nil || len(n.X.Redirs) != 0 {
 			return // env > f | wc -l keeps the values in f
 		}
+		counts, grep := countsOnly(n.Y)
+		if !counts {
+			return
+		}
 		c = bareEnv(n.X)
+		if c != nil && grep {
+			// A count of the lines matching a pattern tells whether
+			// some value holds it: one such count a line, so that a
+			// value is not spelled out by a line of guesses (env |
+			// grep -c ghp_a; env | grep -c ghp_b; …).
+			if an.quietGrep {
+				return
+			}
+			an.quietGrep = true
+		}
 	}
 	if c == nil {
 		return
@@ -62,38 +76,41 @@ func bareEnv(s *syntax.Stmt) *syntax.CallExpr {
 // countsOnly reports whether s is a command, without redirections, that
 // prints only counts of what it reads on its standard input: wc with
 // counting options alone (-l, -c, -w, -m, -L and their long names), or
-// grep -c (--count) with a literal pattern and options that change only
-// what matches (-i, -v, -w, -x, -E, -F), no file and no -e or -f.
-func countsOnly(s *syntax.Stmt) bool {
+// grep -c (--count) with a pattern of letters, digits and underscores
+// alone (a name: no anchor, class, wildcard or "=", with which env |
+// grep -c ^GITHUB_TOKEN=g tells a value's first letter) and options that
+// change only what matches (-i, -v, -w, -x, -E, -F), no file and no -e or
+// -f; grep reports it is grep's.
+func countsOnly(s *syntax.Stmt) (counts, grep bool) {
 	if s == nil || len(s.Redirs) != 0 || s.Negated || s.Background || s.Coprocess {
-		return false
+		return false, false
 	}
 	c, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Assigns) != 0 || len(c.Args) == 0 {
-		return false
+		return false, false
 	}
 	var args []string
 	for _, w := range c.Args {
 		t := w.Lit()
 		if t == "" {
-			return false // quoted, expanded or empty: not a plain word
+			return false, false // quoted, expanded or empty: not a plain word
 		}
 		args = append(args, t)
 	}
 	switch args[0] {
 	case "wc":
 		if len(args) == 1 {
-			return false // all counts, still numbers, but keep it plain
+			return false, false // all counts, still numbers, but keep it plain
 		}
 		for _, a := range args[1:] {
 			switch {
 			case a == "--lines" || a == "--bytes" || a == "--chars" || a == "--words" || a == "--max-line-length":
 			case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Trim(a[1:], "lcwmL") == "":
 			default:
-				return false
+				return false, false
 			}
 		}
-		return true
+		return true, false
 	case "grep":
 		count, patterns := false, 0
 		for _, a := range args[1:] {
@@ -102,13 +119,16 @@ func countsOnly(s *syntax.Stmt) bool {
 				count = true
 			case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Trim(a[1:], "civwxEF") == "":
 				count = count || strings.Contains(a, "c")
-			case a[0] != '-':
+			case a[0] != '-' && strings.Trim(a, nameChars) == "":
 				patterns++
 			default:
-				return false
+				return false, false
 			}
 		}
-		return count && patterns == 1
+		return count && patterns == 1, true
 	}
-	return false
+	return false, false
 }
+
+// nameChars are the characters of a pattern countsOnly takes for a name.
+const nameChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"

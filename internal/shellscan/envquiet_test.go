@@ -16,7 +16,8 @@ func TestEnvQuiet(t *testing.T) {
 		`env > x | wc -l`: true, `env 2>/dev/null`: true, `env > /dev/null > x`: true, `env | grep -c PATH x`: true,
 		`env | wc -l > x`: true, `env | tee x | wc -l`: true, `env | "wc" -l`: true, `env | wc`: true,
 		`env | grep -c -e PATH`: true, `env | grep -cf p`: true, `env | wc -l; env`: true, `{ env; } > /dev/null`: true,
-		`env | grep -co x`: true, `env --uns PATH`: true, `env --unset PATH`: true,
+		`env | grep -co x`: true, `env | grep -c ^GITHUB_TOKEN=g`: true, `env | grep -c A=b`: true, `env | grep -c 'x'`: true,
+		`env | grep -c x; env | grep -c y`: true, `env | grep -c x; env | wc -l`: false, `env --uns PATH`: true, `env --unset PATH`: true,
 	} {
 		a := Analyze(line, Options{Home: "/h", Workdir: "/w"})
 		got := false

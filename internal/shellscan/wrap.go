@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -1320,8 +1321,25 @@ func (an *analyzer) cd(name string, args []word) {
 	var next []string
 	for _, c := range an.a.cwds {
 		d := dir.text
-		if !path.IsAbs(d) {
-			d = path.Join(c, d)
+		if !path.IsAbs(d) && c != "" {
+			d = c + "/" + d
+		}
+		if stepsBackAfterName(d) && (an.wroteBeforeCd() || !an.isDirNow(path.Clean(d))) {
+			// bash's cd takes a/.. as the text says only when that
+			// names a directory, and otherwise asks the kernel, which
+			// steps back from where a link a led: cd inc/../evil (inc
+			// a link to ../evil, no evil in the project) enters the
+			// project's sibling evil. Both are candidates, unless the
+			// text's reading is a directory the line did not get to
+			// change before (cd link2/.. && echo hi > out.txt).
+			phys, ok := an.physicalCwd(d)
+			if !ok {
+				an.cwdUnknown = true
+				return
+			}
+			if !contains(an.a.cwds, phys) && !contains(next, phys) {
+				next = append(next, phys)
+			}
 		}
 		d = path.Clean(d)
 		if !contains(an.a.cwds, d) && !contains(next, d) {
@@ -1333,6 +1351,61 @@ func (an *analyzer) cd(name string, args []word) {
 		return
 	}
 	an.a.cwds = append(an.a.cwds, next...)
+}
+
+// physicalCwd returns the directory the kernel reaches for the cd
+// operand d (relative to the workdir unless absolute), following links
+// before each "..": relative to the workdir when within it, absolute
+// otherwise; false when the workdir is not known.
+func (an *analyzer) physicalCwd(d string) (string, bool) {
+	if !path.IsAbs(d) {
+		if an.workdir == "" {
+			return "", false
+		}
+		d = an.workdir + "/" + d
+	}
+	phys := pathmatch.Resolve(d)
+	if an.workdir == "" {
+		return phys, true
+	}
+	for _, w := range []string{path.Clean(an.workdir), pathmatch.Resolve(an.workdir)} {
+		switch {
+		case phys == w:
+			return "", true
+		case strings.HasPrefix(phys, w+"/"):
+			return strings.TrimPrefix(phys, w+"/"), true
+		}
+	}
+	return phys, true
+}
+
+// wroteBeforeCd reports whether the line may have written, moved or
+// removed something before the command being analyzed: a path written or
+// given to a command the analysis does not model, or commands whose order
+// the walk does not follow.
+func (an *analyzer) wroteBeforeCd() bool {
+	if an.unordered {
+		return true
+	}
+	for _, acc := range an.a.accesses {
+		if acc.mode != modeRead || acc.unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// isDirNow reports whether d (relative to the workdir unless absolute)
+// is a directory, through links, as the analysis runs.
+func (an *analyzer) isDirNow(d string) bool {
+	if !path.IsAbs(d) {
+		if an.workdir == "" {
+			return false
+		}
+		d = path.Join(an.workdir, d)
+	}
+	fi, err := os.Stat(d)
+	return err == nil && fi.IsDir()
 }
 
 // throughProcess reports whether the path p, as written, starts in a
