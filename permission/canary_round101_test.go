@@ -51,11 +51,15 @@ var round101Oracles = [][2]string{
 	{`env | grep -c GITHUB_TOKEN=ROUND`, `env | grep -c GITHUB_TOKEN=XOUND`},
 	{`env | grep -c -x GITHUB_TOKEN=ROUND94.ENV.TOKEN`, `env | grep -c -x GITHUB_TOKEN=ROUND94.ENV.TOKEX`},
 	{`env | grep -c ROUND94; env | grep -c ROUND95`, `env | grep -c ROUND93; env | grep -c ROUND95`},
+	// A name is a substring guess too, one a call (the lead's, after the
+	// merge): env | grep -c was dropped from the quiet consumers.
+	{`env | grep -c ROUND94`, `env | grep -c ROUND93`}, {`env | grep -ci round94`, `env | grep -ci round93`},
+	{`env | grep -c ROUND9 | cat`, `env | grep -c ROUNDX | cat`},
 }
 
 // round101OracleOrdinary are round 94's counts that stay allowed.
 var round101OracleOrdinary = []string{
-	`env | grep -c PATH`, `env | grep -ci token`, `env | wc -l`, `env | wc -l; env | wc -c`, `env | grep -c PATH | cat`,
+	`env | wc -l`, `env | wc -l; env | wc -c`, `env | wc -l | cat`, `printenv PATH | grep -c bin`,
 }
 
 // TestRound101EnvCountOracle checks that each oracle line tells a right

@@ -161,8 +161,7 @@ func TestCanaryRound97EnvCounts(t *testing.T) {
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, line := range []string{
-		`env | wc -l`, `env | grep -c PATH`, `env > /dev/null`, `env &>/dev/null`, `env | grep -ci token`,
-		`env | wc -lw`, `env | grep -c PATH | cat`,
+		`env | wc -l`, `env > /dev/null`, `env &>/dev/null`, `env | wc -lw`, `env | wc -l | cat`,
 	} {
 		if out := runRound84(t, line, round94Env()...); strings.Contains(out, round94Token) {
 			t.Errorf("%q printed the token: %q", line, out)

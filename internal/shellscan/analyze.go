@@ -289,9 +289,6 @@ type analyzer struct {
 	// calls whose output provably carries no value (see markQuietEnv).
 	callNode *syntax.CallExpr
 	quietEnv map[*syntax.CallExpr]bool
-	// quietGrep: an env | grep -c of the line is in quietEnv (one a
-	// line: see markQuietEnv).
-	quietGrep bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot

@@ -10,14 +10,14 @@ import "testing"
 // them in x, env 2>/dev/null printed them).
 func TestEnvQuiet(t *testing.T) {
 	for line, want := range map[string]bool{
-		`env | wc -l`: false, `env | grep -c PATH`: false, `env > /dev/null`: false, `env &>/dev/null`: false,
-		`env 1>/dev/null`: false, `env | wc -lc`: false, `env | grep -ci token`: false, `env | grep --count x`: false,
-		`env | grep -c PATH | cat`: false, `env`: true, `env | sort`: true, `env | grep PATH`: true, `env | wc --files0-from=-`: true,
+		`env | wc -l`: false, `env | grep -c PATH`: true, `env > /dev/null`: false, `env &>/dev/null`: false,
+		`env 1>/dev/null`: false, `env | wc -lc`: false, `env | grep -ci token`: true, `env | grep --count x`: true,
+		`env | grep -c PATH | cat`: true, `env`: true, `env | sort`: true, `env | grep PATH`: true, `env | wc --files0-from=-`: true,
 		`env > x | wc -l`: true, `env 2>/dev/null`: true, `env > /dev/null > x`: true, `env | grep -c PATH x`: true,
 		`env | wc -l > x`: true, `env | tee x | wc -l`: true, `env | "wc" -l`: true, `env | wc`: true,
 		`env | grep -c -e PATH`: true, `env | grep -cf p`: true, `env | wc -l; env`: true, `{ env; } > /dev/null`: true,
 		`env | grep -co x`: true, `env | grep -c ^GITHUB_TOKEN=g`: true, `env | grep -c A=b`: true, `env | grep -c 'x'`: true,
-		`env | grep -c x; env | grep -c y`: true, `env | grep -c x; env | wc -l`: false, `env --uns PATH`: true, `env --unset PATH`: true,
+		`env | grep -c x; env | grep -c y`: true, `env | grep -c x; env | wc -l`: true, `env --uns PATH`: true, `env --unset PATH`: true,
 	} {
 		a := Analyze(line, Options{Home: "/h", Workdir: "/w"})
 		got := false
