@@ -137,6 +137,7 @@ type ContainmentError struct {
 	Err         error // why
 }
 
+// Error says which containment is missing and why.
 func (e *ContainmentError) Error() string {
 	what := "a cgroup"
 	if e.Containment == ContainPIDNamespace {
