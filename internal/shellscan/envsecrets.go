@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -248,7 +249,7 @@ func subcommandWord(t string) bool {
 // prints the environment given nothing, and t no option whose value is
 // commonly a name of that spelling (--format=env, --output=env).
 func valueEnvPrinter(t, v string) bool {
-	if v != "env" && v != "printenv" && !(envBuiltins[v] && strings.HasSuffix(t, "="+v)) {
+	if _, spelled := spelledEnvPrinter(v); v != "env" && v != "printenv" && !(envBuiltins[v] && strings.HasSuffix(t, "="+v)) && !spelled {
 		return false
 	}
 	name, _, ok := strings.Cut(t, "=")
@@ -268,4 +269,51 @@ func namingOption(o string) bool {
 		return true
 	}
 	return false
+}
+
+// envPrinterNames are the programs and builtins that print the
+// environment given nothing.
+var envPrinterNames = []string{"env", "printenv", "set", "export", "declare", "typeset"}
+
+// spelledEnvPrinter reports whether w, a word without blanks holding a
+// parameter expansion that an unmodelled runner hands to sh as it is,
+// may be one of envPrinterNames once the shell expands it, and which:
+// the word without its expansions names one ('${PATH%%:*}/env', 'env$x'),
+// or is made only of letters found in that order in one, which the
+// expansions may complete ('${x:-env}', 'e$@nv', 'e${x}v' with x=n
+// exported, '$CMD'). Round 100: these printed the environment through
+// hyperfine --show-output and were allowed.
+func spelledEnvPrinter(w string) (string, bool) {
+	if !strings.Contains(w, "$") {
+		return "", false
+	}
+	skel := withoutExpansions(w)
+	if skel == w {
+		return "", false // a '$' that starts no expansion (a$, $%)
+	}
+	base := path.Base(skel)
+	for _, n := range envPrinterNames {
+		if base == n {
+			return n, true
+		}
+	}
+	if strings.Trim(skel, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return "", false
+	}
+	for _, n := range envPrinterNames {
+		if subsequence(skel, n) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// subsequence reports whether the bytes of s appear in t in their order.
+func subsequence(s, t string) bool {
+	for i := 0; i < len(t) && s != ""; i++ {
+		if t[i] == s[0] {
+			s = s[1:]
+		}
+	}
+	return s == ""
 }

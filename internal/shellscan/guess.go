@@ -55,6 +55,11 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 				// command of their own whatever words follow (hyperfine
 				// -p env true prepares with env) (round 99).
 				an.envPrinter(t, nil)
+			} else if n, ok := spelledEnvPrinter(t); ok {
+				// hyperfine --show-output '${x:-env}', 'e$@nv': the
+				// shell the runner hands it to makes env of it (round
+				// 100).
+				an.envPrinter(n, nil)
 			}
 			if guessable(t) {
 				an.guessCommand(args[i:], depth, chain)
@@ -77,8 +82,16 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 		for _, s := range strs {
 			if commandString(s) {
 				an.guessScript(s, depth)
-			} else if valueEnvPrinter(t, s) {
-				an.envPrinter(s, nil) // mytool --exec=env, -cenv (round 99)
+			}
+			if valueEnvPrinter(t, s) {
+				// mytool --exec=env, -cenv (round 99); a value the
+				// shell makes env of, which the string reader finds no
+				// command in (--prepare='${x:-env}', round 100).
+				n := s
+				if sp, ok := spelledEnvPrinter(s); ok {
+					n = sp
+				}
+				an.envPrinter(n, nil)
 			}
 		}
 	}
@@ -369,7 +382,14 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		if ws[0].dynamic {
 			// A program only known when the string runs: its words may
-			// name files it writes, as the line's unknown words do.
+			// name files it writes, as the line's unknown words do. Its
+			// expansions may make a printer of the environment of it
+			// (--prepare='${x:-env}', round 100).
+			if src := s[c.Args[0].Pos().Offset():c.Args[0].End().Offset()]; !strings.ContainsAny(src, " \t\n") {
+				if n, ok := spelledEnvPrinter(src); ok {
+					an.envPrinter(n, nil)
+				}
+			}
 			an.unknownArgs(ws)
 			return true
 		}

@@ -1,0 +1,54 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// canaryRound100 are review69g's lines against round 99: a word without
+// blanks that hyperfine hands to sh, spelled with a parameter expansion
+// the shell makes env, printenv or set of (the round 99 rule matched the
+// word as written: env, set, 'set|cat'). Each printed round94Token in
+// real bash (and under bwrap) and was allowed before.
+var canaryRound100 = []string{
+	`hyperfine -r1 --show-output '${x:-env}'`, `hyperfine -r1 --show-output 'e$@nv'`,
+	`hyperfine -r1 --show-output 'env$x'`, `hyperfine -r1 --show-output 'printenv$IFS'`,
+	`hyperfine -r1 --show-output 'e${x}nv'`, `hyperfine -r1 --show-output 's${x:-e}t'`,
+	`hyperfine -r1 --show-output --prepare='${x:-env}' true`, `hyperfine -r1 --show-output -p '${x:-env}' true`,
+}
+
+// canaryRound100Ordinary are the lines near them that stay allowed: a
+// string with blanks, a word whose expansions spell no printer.
+var canaryRound100Ordinary = []string{
+	`hyperfine -r1 --show-output 'echo $HOME'`, `hyperfine -r1 --show-output 'true$x'`,
+	`hyperfine -N -r1 --show-output 'printenv PATH'`, `hyperfine -r1 --show-output --prepare='echo $PWD' true`,
+}
+
+// TestCanaryRound100 checks each line prints the token in real bash and
+// asks, and that the ordinary lines print none and stay allowed.
+func TestCanaryRound100(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range canaryRound100 {
+		if out := runRound84(t, line, round94Env()...); !strings.Contains(out, round94Token) {
+			t.Errorf("%q did not print the token when run: %q", line, out)
+		}
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	for _, line := range canaryRound100Ordinary {
+		if out := runRound84(t, line, round94Env()...); strings.Contains(out, round94Token) {
+			t.Errorf("ordinary line %q printed the token: %q", line, out)
+		}
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
