@@ -52,3 +52,29 @@ func TestCanaryRound100(t *testing.T) {
 		}
 	}
 }
+
+// canaryRound100Defaults name the program of a command string by a
+// parameter expansion's default or alternative value. The string
+// reader's emptied words took ${x:-r} as r but dropped ${x:+r}, the value
+// when x is set, as HOME always is: hyperfine '${HOME:+rm} -f c' removed
+// the canary in real bash (and under bwrap) and was allowed by allow-bash
+// before (round 100). The default spellings beside it were refused
+// already and stay as coverage of the same reader.
+var canaryRound100Defaults = map[string][]string{
+	"default": {
+		`hyperfine -r1 '${x:-rm} -f c'`, `hyperfine -r1 '${x-rm} -f c'`, `hyperfine -r1 '${x:-r}m -f c'`,
+		`hyperfine -r1 '${x:=rm} -f c'`, `hyperfine -r1 '${HOME:+rm} -f c'`, `hyperfine -r1 '${x:-/bin/rm} -f c'`,
+	},
+}
+
+// TestCanaryRound100Defaults runs round 100's default-value lines in the
+// canary fixture (each must remove the canary in real bash and be refused)
+// and keeps ordinary strings with a default allowed.
+func TestCanaryRound100Defaults(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "hyperfine", "git")
+	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound100Defaults)
+	home, wd := round84Fixture(t)
+	wantDecisions(t, secretDecider(t, home, wd), nil, []string{
+		`hyperfine -r1 '${SHELL:-sh} -c true'`, `hyperfine -r1 'sleep ${N:-0}'`, `hyperfine -r1 '${x:-echo} hi'`,
+	})
+}

@@ -356,7 +356,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 		} else if braced != nil {
 			return true
 		}
-		if emptied, ok := an.emptiedWords(c.Args, ws, s); ok {
+		for _, emptied := range an.emptiedVariants(c.Args, ws, s) {
 			// The program its name makes when the expansions the
 			// analysis does not know are empty (s${x}h -c …, a
 			// credential printer g${x}h auth token, command
@@ -516,7 +516,7 @@ func wholeScript(s string) bool {
 // word is then one the analysis knows and not empty: unset, the shell
 // expands r${x}m to rm. Each other word that stays only known when it
 // runs keeps its text.
-func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]word, bool) {
+func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string, alt bool) ([]word, bool) {
 	if len(ws) == 0 || len(args) != len(ws) || !slices.ContainsFunc(ws, func(w word) bool { return w.dynamic }) {
 		return nil, false
 	}
@@ -526,7 +526,7 @@ func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]
 		if !w.dynamic {
 			continue
 		}
-		parts, changed := an.emptiedParts(args[i].Parts)
+		parts, changed := an.emptiedParts(args[i].Parts, alt)
 		if !changed {
 			continue
 		}
@@ -545,11 +545,28 @@ func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]
 	return out, true
 }
 
+// emptiedVariants returns the words emptiedWords makes of ws with the
+// alternatives of ${x:+r} dropped and taken (a set variable, as HOME is:
+// hyperfine '${HOME:+rm} -f c' removed the canary, round 100), each that
+// names a program once.
+func (an *analyzer) emptiedVariants(args []*syntax.Word, ws []word, src string) [][]word {
+	var vs [][]word
+	for _, alt := range []bool{false, true} {
+		if e, ok := an.emptiedWords(args, ws, src, alt); ok && !slices.ContainsFunc(vs, func(v []word) bool {
+			return slices.EqualFunc(v, e, func(a, b word) bool { return a.text == b.text && a.dynamic == b.dynamic })
+		}) {
+			vs = append(vs, e)
+		}
+	}
+	return vs
+}
+
 // emptiedParts returns parts with each parameter expansion the analysis
 // does not know replaced by its default word (${x-r}, ${x:-r}, ${x=r},
-// ${x:=r}) or dropped, inside double quotes too; and whether it changed
-// any.
-func (an *analyzer) emptiedParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+// ${x:=r}), with alt by its alternative word too (${x:+r}, ${x+r}: the
+// variable set, as HOME is), or dropped, inside double quotes too; and
+// whether it changed any.
+func (an *analyzer) emptiedParts(parts []syntax.WordPart, alt bool) ([]syntax.WordPart, bool) {
 	var out []syntax.WordPart
 	changed := false
 	for _, p := range parts {
@@ -563,12 +580,17 @@ func (an *analyzer) emptiedParts(parts []syntax.WordPart) ([]syntax.WordPart, bo
 			if p.Exp != nil && p.Exp.Word != nil {
 				switch p.Exp.Op {
 				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-					inner, _ := an.emptiedParts(p.Exp.Word.Parts)
+					inner, _ := an.emptiedParts(p.Exp.Word.Parts, alt)
 					out = append(out, inner...)
+				case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+					if alt {
+						inner, _ := an.emptiedParts(p.Exp.Word.Parts, alt)
+						out = append(out, inner...)
+					}
 				}
 			}
 		case *syntax.DblQuoted:
-			inner, ch := an.emptiedParts(p.Parts)
+			inner, ch := an.emptiedParts(p.Parts, alt)
 			if !ch {
 				out = append(out, p)
 				continue
@@ -1694,7 +1716,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
 			}
-			if emptied, isEmptied := an.emptiedWords(n.Args, ws, s); isEmptied {
+			for _, emptied := range an.emptiedVariants(n.Args, ws, s) {
 				// An expansion the analysis does not know may be empty
 				// (r${x}m -f c runs rm): its command with those words
 				// so is a spelling of its own.
