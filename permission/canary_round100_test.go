@@ -59,11 +59,20 @@ func TestCanaryRound100(t *testing.T) {
 // when x is set, as HOME always is: hyperfine '${HOME:+rm} -f c' removed
 // the canary in real bash (and under bwrap) and was allowed by allow-bash
 // before (round 100). The default spellings beside it were refused
-// already and stay as coverage of the same reader.
+// already and stay as coverage of the same reader. In a builtin's string
+// (trap "${x:-rm} -f c" EXIT) the string was not read at all: each of
+// those removed the canary and was allowed too.
 var canaryRound100Defaults = map[string][]string{
 	"default": {
 		`hyperfine -r1 '${x:-rm} -f c'`, `hyperfine -r1 '${x-rm} -f c'`, `hyperfine -r1 '${x:-r}m -f c'`,
 		`hyperfine -r1 '${x:=rm} -f c'`, `hyperfine -r1 '${HOME:+rm} -f c'`, `hyperfine -r1 '${x:-/bin/rm} -f c'`,
+	},
+	// A builtin's string (trap's) is a command string only when its
+	// first word names a program the analysis models, and the one
+	// ${x:-rm} names was not seen: the string was not read.
+	"builtin-string": {
+		`hyperfine -r1 'trap "${x:-rm} -f c" EXIT'`, `hyperfine -r1 'trap "${HOME:+rm} -f c" EXIT'`,
+		`hyperfine -r1 'trap "${x:-r}m -f c" EXIT'`,
 	},
 }
 
@@ -75,6 +84,6 @@ func TestCanaryRound100Defaults(t *testing.T) {
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound100Defaults)
 	home, wd := round84Fixture(t)
 	wantDecisions(t, secretDecider(t, home, wd), nil, []string{
-		`hyperfine -r1 '${SHELL:-sh} -c true'`, `hyperfine -r1 'sleep ${N:-0}'`, `hyperfine -r1 '${x:-echo} hi'`,
+		`hyperfine -r1 'sleep ${N:-0}'`, `hyperfine -r1 '${x:-echo} hi'`, `hyperfine -r1 '${x:-ls} -l README'`,
 	})
 }

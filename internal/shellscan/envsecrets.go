@@ -278,10 +278,11 @@ var envPrinterNames = []string{"env", "printenv", "set", "export", "declare", "t
 // spelledEnvPrinter reports whether w, a word without blanks holding a
 // parameter expansion that an unmodelled runner hands to sh as it is,
 // may be one of envPrinterNames once the shell expands it, and which:
-// the word without its expansions names one ('${PATH%%:*}/env', 'env$x'),
-// or is made only of letters found in that order in one, which the
-// expansions may complete ('${x:-env}', 'e$@nv', 'e${x}v' with x=n
-// exported, '$CMD'). Round 100: these printed the environment through
+// the word without its expansions, or with their default and alternative
+// values (see withValues), names one ('${PATH%%:*}/env', 'env$x',
+// '${x:-env}'), or with those values is made only of letters found in
+// that order in one, which the other expansions may complete ('e$@nv',
+// 'e${x}v' with x=n exported, '$CMD'; not '${x:-ls}'). Round 100: these printed the environment through
 // hyperfine --show-output and were allowed.
 func spelledEnvPrinter(w string) (string, bool) {
 	if !strings.Contains(w, "$") {
@@ -291,12 +292,15 @@ func spelledEnvPrinter(w string) (string, bool) {
 	if skel == w {
 		return "", false // a '$' that starts no expansion (a$, $%)
 	}
-	base := path.Base(skel)
+	valued := withoutExpansions(withValues(w))
 	for _, n := range envPrinterNames {
-		if base == n {
+		if path.Base(skel) == n || path.Base(valued) == n {
 			return n, true
 		}
 	}
+	// The letters left once defaults are taken (${x:-ls} is ls, no
+	// printer; $CMD and e${x}v may be one).
+	skel = valued
 	if strings.Trim(skel, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
 		return "", false
 	}

@@ -209,7 +209,8 @@ func commandString(s string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	if guessable(f[0]) || guessable(withoutExpansions(f[0])) || builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
+	if guessable(f[0]) || guessable(withoutExpansions(f[0])) || guessable(withoutExpansions(withValues(f[0]))) ||
+		builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
 	return strings.ContainsAny(s, shellSyntax) || strings.Contains(s, "$(") || dollarContinued(s)
@@ -221,6 +222,52 @@ func commandString(s string) bool {
 // (hyperfine --show-output 'set|cat', 'cat<~/.ssh/id_ed25519', '\env'
 // printed the secret, round 99).
 const shellSyntax = ";&|`<>()\\'\""
+
+// withValues returns w with each ${NAME…} that carries a word of its own
+// (${x:-rm}, ${x-rm}, ${x:=rm}, ${x:+rm}) replaced by that word, its own
+// expansions so replaced, and the others kept: the program a default or
+// an alternative value names (trap "${x:-rm} -f c" EXIT removed the
+// canary, round 100).
+func withValues(w string) string {
+	if !strings.Contains(w, "${") {
+		return w
+	}
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		if w[i] != '$' || i+1 >= len(w) || w[i+1] != '{' {
+			b.WriteByte(w[i])
+			continue
+		}
+		depth, end := 0, -1
+		for j := i + 1; j < len(w) && end < 0; j++ {
+			switch w[j] {
+			case '{':
+				depth++
+			case '}':
+				if depth--; depth == 0 {
+					end = j
+				}
+			}
+		}
+		if end < 0 {
+			b.WriteString(w[i:])
+			break
+		}
+		inner := w[i+2 : end]
+		k := 0
+		for k < len(inner) && (isNameByte(inner[k]) || k == 0 && strings.IndexByte("@*#?$!-", inner[k]) >= 0) {
+			k++
+		}
+		rest := strings.TrimPrefix(inner[k:], ":")
+		if k > 0 && rest != "" && strings.IndexByte("-=+", rest[0]) >= 0 {
+			b.WriteString(withValues(rest[1:]))
+		} else {
+			b.WriteString(w[i : end+1])
+		}
+		i = end
+	}
+	return b.String()
+}
 
 // withoutExpansions returns w, a word as written, without its parameter
 // expansions ($x, ${x…}, $1, $@ …) and quotes: the program an unset
@@ -426,6 +473,13 @@ func (an *analyzer) guessScript(s string, depth int) {
 			// given nothing prints the environment (round 99).
 			an.envPrinter(b, cw[1:])
 			an.guessInner(cw[1:], depth+1, 0)
+			if len(cw) == len(ws) {
+				// Its strings with their defaults and alternatives
+				// taken (trap "${HOME:+rm} -f c" EXIT, round 100).
+				for _, e := range an.emptiedVariants(c.Args, ws, s) {
+					an.guessInner(e[1:], depth+1, 0)
+				}
+			}
 			return true
 		}
 		ws = cw
