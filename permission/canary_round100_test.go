@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,4 +87,36 @@ func TestCanaryRound100Defaults(t *testing.T) {
 	wantDecisions(t, secretDecider(t, home, wd), nil, []string{
 		`hyperfine -r1 'sleep ${N:-0}'`, `hyperfine -r1 '${x:-echo} hi'`, `hyperfine -r1 '${x:-ls} -l README'`,
 	})
+}
+
+// round100Padded returns echo "README … (n times) NAME" | reader: the
+// name after n others in one printed word.
+func round100Padded(n int, filler, name, reader string) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.ReplaceAll(filler, "%d", strconv.Itoa(i)) + " ")
+	}
+	return `echo "` + b.String() + name + `" | ` + reader
+}
+
+// Round 98 reads the names inside a printed word, but only its first 64
+// parts: a secret path after 64 others (the same or distinct) was not
+// looked at. Each line printed the key in real bash and was allowed.
+func TestRound100EmbeddedWordsPastTheCap(t *testing.T) {
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	lines := []string{
+		round100Padded(70, "README", "../home/.ssh/id_ed25519", "xargs grep -h PRIVATE"),
+		round100Padded(70, "README", "../home/.ssh/id_ed25519", "xargs cat"),
+		round100Padded(100, "a%d", "../home/.ssh/id_ed25519", "xargs cat"),
+	}
+	for _, line := range lines {
+		if out := runRound84(t, line); !strings.Contains(out, round84Key) {
+			t.Errorf("%.60q… did not print the key when run: %.200q", line, out)
+		}
+		if v := decide(line); v.Decision != permission.Ask {
+			t.Errorf("%.60q…: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+	wantDecisions(t, decide, nil, []string{round100Padded(100, "a%d", "README", "xargs cat")})
 }
