@@ -21,6 +21,7 @@ var canaryRound100 = []string{
 	`hyperfine -r1 --show-output 'env$x'`, `hyperfine -r1 --show-output 'printenv$IFS'`,
 	`hyperfine -r1 --show-output 'e${x}nv'`, `hyperfine -r1 --show-output 's${x:-e}t'`,
 	`hyperfine -r1 --show-output --prepare='${x:-env}' true`, `hyperfine -r1 --show-output -p '${x:-env}' true`,
+	`hyperfine -r1 --show-output '${x:-printenv} GITHUB_TOKEN'`,
 }
 
 // canaryRound100Ordinary are the lines near them that stay allowed: a
@@ -28,6 +29,7 @@ var canaryRound100 = []string{
 var canaryRound100Ordinary = []string{
 	`hyperfine -r1 --show-output 'echo $HOME'`, `hyperfine -r1 --show-output 'true$x'`,
 	`hyperfine -N -r1 --show-output 'printenv PATH'`, `hyperfine -r1 --show-output --prepare='echo $PWD' true`,
+	`hyperfine -r1 --show-output 'set -eu; ${PAGER:-cat} README'`,
 }
 
 // TestCanaryRound100 checks each line prints the token in real bash and

@@ -249,7 +249,7 @@ func subcommandWord(t string) bool {
 // prints the environment given nothing, and t no option whose value is
 // commonly a name of that spelling (--format=env, --output=env).
 func valueEnvPrinter(t, v string) bool {
-	if _, spelled := spelledEnvPrinter(v); v != "env" && v != "printenv" && !(envBuiltins[v] && strings.HasSuffix(t, "="+v)) && !spelled {
+	if spelled := spelledEnvPrinter(v) != nil; v != "env" && v != "printenv" && !(envBuiltins[v] && strings.HasSuffix(t, "="+v)) && !spelled {
 		return false
 	}
 	name, _, ok := strings.Cut(t, "=")
@@ -275,41 +275,42 @@ func namingOption(o string) bool {
 // environment given nothing.
 var envPrinterNames = []string{"env", "printenv", "set", "export", "declare", "typeset"}
 
-// spelledEnvPrinter reports whether w, a word without blanks holding a
-// parameter expansion that an unmodelled runner hands to sh as it is,
-// may be one of envPrinterNames once the shell expands it, and which:
-// the word without its expansions, or with their default and alternative
-// values (see withValues), names one ('${PATH%%:*}/env', 'env$x',
-// '${x:-env}'), or with those values is made only of letters found in
-// that order in one, which the other expansions may complete ('e$@nv',
-// 'e${x}v' with x=n exported, '$CMD'; not '${x:-ls}'). Round 100: these printed the environment through
-// hyperfine --show-output and were allowed.
-func spelledEnvPrinter(w string) (string, bool) {
+// spelledEnvPrinter returns the names of envPrinterNames that w, a word
+// without blanks holding a parameter expansion that an unmodelled runner
+// hands to sh as it is, may be once the shell expands it: the one the
+// word names without its expansions, or with their default and
+// alternative values (see withValues): '${PATH%%:*}/env', 'env$x',
+// '${x:-env}'; else each one in which the letters left with those values
+// appear in that order, which the other expansions may complete ('e$@nv',
+// 'e${x}v' with x=n exported, '$CMD'; not '${x:-ls}'). Round 100: these
+// printed the environment through hyperfine --show-output and were
+// allowed.
+func spelledEnvPrinter(w string) []string {
 	if !strings.Contains(w, "$") {
-		return "", false
+		return nil
 	}
 	skel := withoutExpansions(w)
 	if skel == w {
-		return "", false // a '$' that starts no expansion (a$, $%)
+		return nil // a '$' that starts no expansion (a$, $%)
 	}
 	valued := withoutExpansions(withValues(w))
 	for _, n := range envPrinterNames {
 		if path.Base(skel) == n || path.Base(valued) == n {
-			return n, true
+			return []string{n}
 		}
 	}
 	// The letters left once defaults are taken (${x:-ls} is ls, no
 	// printer; $CMD and e${x}v may be one).
-	skel = valued
-	if strings.Trim(skel, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-		return "", false
+	if strings.Trim(valued, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return nil
 	}
+	var ns []string
 	for _, n := range envPrinterNames {
-		if subsequence(skel, n) {
-			return n, true
+		if subsequence(valued, n) {
+			ns = append(ns, n)
 		}
 	}
-	return "", false
+	return ns
 }
 
 // subsequence reports whether the bytes of s appear in t in their order.

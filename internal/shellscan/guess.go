@@ -55,11 +55,13 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 				// command of their own whatever words follow (hyperfine
 				// -p env true prepares with env) (round 99).
 				an.envPrinter(t, nil)
-			} else if n, ok := spelledEnvPrinter(t); ok {
+			} else {
 				// hyperfine --show-output '${x:-env}', 'e$@nv': the
 				// shell the runner hands it to makes env of it (round
 				// 100).
-				an.envPrinter(n, nil)
+				for _, n := range spelledEnvPrinter(t) {
+					an.envPrinter(n, nil)
+				}
 			}
 			if guessable(t) {
 				an.guessCommand(args[i:], depth, chain)
@@ -87,11 +89,13 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 				// mytool --exec=env, -cenv (round 99); a value the
 				// shell makes env of, which the string reader finds no
 				// command in (--prepare='${x:-env}', round 100).
-				n := s
-				if sp, ok := spelledEnvPrinter(s); ok {
-					n = sp
+				ns := spelledEnvPrinter(s)
+				if ns == nil {
+					ns = []string{s}
 				}
-				an.envPrinter(n, nil)
+				for _, n := range ns {
+					an.envPrinter(n, nil)
+				}
 			}
 		}
 	}
@@ -433,8 +437,11 @@ func (an *analyzer) guessScript(s string, depth int) {
 			// expansions may make a printer of the environment of it
 			// (--prepare='${x:-env}', round 100).
 			if src := s[c.Args[0].Pos().Offset():c.Args[0].End().Offset()]; !strings.ContainsAny(src, " \t\n") {
-				if n, ok := spelledEnvPrinter(src); ok {
-					an.envPrinter(n, nil)
+				// Given words, each name is asked whether it prints
+				// (${x:-printenv} GITHUB_TOKEN does, $PAGER README
+				// does not).
+				for _, n := range spelledEnvPrinter(src) {
+					an.envPrinter(n, ws[1:])
 				}
 			}
 			an.unknownArgs(ws)
