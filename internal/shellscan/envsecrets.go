@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -259,7 +260,7 @@ func subcommandWord(t string) bool {
 // prints the environment given nothing, and t no option whose value is
 // commonly a name of that spelling (--format=env, --output=env).
 func valueEnvPrinter(t, v string) bool {
-	if v != "env" && v != "printenv" && !(envBuiltins[v] && strings.HasSuffix(t, "="+v)) {
+	if spelled := spelledEnvPrinter(v) != nil; v != "env" && v != "printenv" && !(envBuiltins[v] && strings.HasSuffix(t, "="+v)) && !spelled {
 		return false
 	}
 	name, _, ok := strings.Cut(t, "=")
@@ -279,4 +280,56 @@ func namingOption(o string) bool {
 		return true
 	}
 	return false
+}
+
+// envPrinterNames are the programs and builtins that print the
+// environment given nothing.
+var envPrinterNames = []string{"env", "printenv", "set", "export", "declare", "typeset"}
+
+// spelledEnvPrinter returns the names of envPrinterNames that w, a word
+// without blanks holding a parameter expansion that an unmodelled runner
+// hands to sh as it is, may be once the shell expands it: the one the
+// word names without its expansions, or with their default and
+// alternative values (see withValues): '${PATH%%:*}/env', 'env$x',
+// '${x:-env}'; else each one in which the letters left with those values
+// appear in that order, which the other expansions may complete ('e$@nv',
+// 'e${x}v' with x=n exported, '$CMD'; not '${x:-ls}'). Round 100: these
+// printed the environment through hyperfine --show-output and were
+// allowed.
+func spelledEnvPrinter(w string) []string {
+	if !strings.Contains(w, "$") {
+		return nil
+	}
+	skel := withoutExpansions(w)
+	if skel == w {
+		return nil // a '$' that starts no expansion (a$, $%)
+	}
+	valued := withoutExpansions(withValues(w))
+	for _, n := range envPrinterNames {
+		if path.Base(skel) == n || path.Base(valued) == n {
+			return []string{n}
+		}
+	}
+	// The letters left once defaults are taken (${x:-ls} is ls, no
+	// printer; $CMD and e${x}v may be one).
+	if strings.Trim(valued, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return nil
+	}
+	var ns []string
+	for _, n := range envPrinterNames {
+		if subsequence(valued, n) {
+			ns = append(ns, n)
+		}
+	}
+	return ns
+}
+
+// subsequence reports whether the bytes of s appear in t in their order.
+func subsequence(s, t string) bool {
+	for i := 0; i < len(t) && s != ""; i++ {
+		if t[i] == s[0] {
+			s = s[1:]
+		}
+	}
+	return s == ""
 }

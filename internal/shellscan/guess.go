@@ -55,6 +55,13 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 				// command of their own whatever words follow (hyperfine
 				// -p env true prepares with env) (round 99).
 				an.envPrinter(t, nil)
+			} else {
+				// hyperfine --show-output '${x:-env}', 'e$@nv': the
+				// shell the runner hands it to makes env of it (round
+				// 100).
+				for _, n := range spelledEnvPrinter(t) {
+					an.envPrinter(n, nil)
+				}
 			}
 			if guessable(t) {
 				an.guessCommand(args[i:], depth, chain)
@@ -77,8 +84,18 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 		for _, s := range strs {
 			if commandString(s) {
 				an.guessScript(s, depth)
-			} else if valueEnvPrinter(t, s) {
-				an.envPrinter(s, nil) // mytool --exec=env, -cenv (round 99)
+			}
+			if valueEnvPrinter(t, s) {
+				// mytool --exec=env, -cenv (round 99); a value the
+				// shell makes env of, which the string reader finds no
+				// command in (--prepare='${x:-env}', round 100).
+				ns := spelledEnvPrinter(s)
+				if ns == nil {
+					ns = []string{s}
+				}
+				for _, n := range ns {
+					an.envPrinter(n, nil)
+				}
 			}
 		}
 	}
@@ -196,7 +213,8 @@ func commandString(s string) bool {
 	if len(f) == 0 {
 		return false
 	}
-	if guessable(f[0]) || guessable(withoutExpansions(f[0])) || builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
+	if guessable(f[0]) || guessable(withoutExpansions(f[0])) || guessable(withoutExpansions(withValues(f[0]))) ||
+		builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
 	return strings.ContainsAny(s, shellSyntax) || strings.Contains(s, "$(") || dollarContinued(s)
@@ -208,6 +226,52 @@ func commandString(s string) bool {
 // (hyperfine --show-output 'set|cat', 'cat<~/.ssh/id_ed25519', '\env'
 // printed the secret, round 99).
 const shellSyntax = ";&|`<>()\\'\""
+
+// withValues returns w with each ${NAME…} that carries a word of its own
+// (${x:-rm}, ${x-rm}, ${x:=rm}, ${x:+rm}) replaced by that word, its own
+// expansions so replaced, and the others kept: the program a default or
+// an alternative value names (trap "${x:-rm} -f c" EXIT removed the
+// canary, round 100).
+func withValues(w string) string {
+	if !strings.Contains(w, "${") {
+		return w
+	}
+	var b strings.Builder
+	for i := 0; i < len(w); i++ {
+		if w[i] != '$' || i+1 >= len(w) || w[i+1] != '{' {
+			b.WriteByte(w[i])
+			continue
+		}
+		depth, end := 0, -1
+		for j := i + 1; j < len(w) && end < 0; j++ {
+			switch w[j] {
+			case '{':
+				depth++
+			case '}':
+				if depth--; depth == 0 {
+					end = j
+				}
+			}
+		}
+		if end < 0 {
+			b.WriteString(w[i:])
+			break
+		}
+		inner := w[i+2 : end]
+		k := 0
+		for k < len(inner) && (isNameByte(inner[k]) || k == 0 && strings.IndexByte("@*#?$!-", inner[k]) >= 0) {
+			k++
+		}
+		rest := strings.TrimPrefix(inner[k:], ":")
+		if k > 0 && rest != "" && strings.IndexByte("-=+", rest[0]) >= 0 {
+			b.WriteString(withValues(rest[1:]))
+		} else {
+			b.WriteString(w[i : end+1])
+		}
+		i = end
+	}
+	return b.String()
+}
 
 // withoutExpansions returns w, a word as written, without its parameter
 // expansions ($x, ${x…}, $1, $@ …) and quotes: the program an unset
@@ -343,7 +407,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 		} else if braced != nil {
 			return true
 		}
-		if emptied, ok := an.emptiedWords(c.Args, ws, s); ok {
+		for _, emptied := range an.emptiedVariants(c.Args, ws, s) {
 			// The program its name makes when the expansions the
 			// analysis does not know are empty (s${x}h -c …, a
 			// credential printer g${x}h auth token, command
@@ -369,7 +433,17 @@ func (an *analyzer) guessScript(s string, depth int) {
 		}
 		if ws[0].dynamic {
 			// A program only known when the string runs: its words may
-			// name files it writes, as the line's unknown words do.
+			// name files it writes, as the line's unknown words do. Its
+			// expansions may make a printer of the environment of it
+			// (--prepare='${x:-env}', round 100).
+			if src := s[c.Args[0].Pos().Offset():c.Args[0].End().Offset()]; !strings.ContainsAny(src, " \t\n") {
+				// Given words, each name is asked whether it prints
+				// (${x:-printenv} GITHUB_TOKEN does, $PAGER README
+				// does not).
+				for _, n := range spelledEnvPrinter(src) {
+					an.envPrinter(n, ws[1:])
+				}
+			}
 			an.unknownArgs(ws)
 			return true
 		}
@@ -406,6 +480,13 @@ func (an *analyzer) guessScript(s string, depth int) {
 			// given nothing prints the environment (round 99).
 			an.envPrinter(b, cw[1:])
 			an.guessInner(cw[1:], depth+1, 0)
+			if len(cw) == len(ws) {
+				// Its strings with their defaults and alternatives
+				// taken (trap "${HOME:+rm} -f c" EXIT, round 100).
+				for _, e := range an.emptiedVariants(c.Args, ws, s) {
+					an.guessInner(e[1:], depth+1, 0)
+				}
+			}
 			return true
 		}
 		ws = cw
@@ -496,7 +577,7 @@ func wholeScript(s string) bool {
 // word is then one the analysis knows and not empty: unset, the shell
 // expands r${x}m to rm. Each other word that stays only known when it
 // runs keeps its text.
-func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]word, bool) {
+func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string, alt bool) ([]word, bool) {
 	if len(ws) == 0 || len(args) != len(ws) || !slices.ContainsFunc(ws, func(w word) bool { return w.dynamic }) {
 		return nil, false
 	}
@@ -506,7 +587,7 @@ func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]
 		if !w.dynamic {
 			continue
 		}
-		parts, changed := an.emptiedParts(args[i].Parts)
+		parts, changed := an.emptiedParts(args[i].Parts, alt)
 		if !changed {
 			continue
 		}
@@ -525,11 +606,28 @@ func (an *analyzer) emptiedWords(args []*syntax.Word, ws []word, src string) ([]
 	return out, true
 }
 
+// emptiedVariants returns the words emptiedWords makes of ws with the
+// alternatives of ${x:+r} dropped and taken (a set variable, as HOME is:
+// hyperfine '${HOME:+rm} -f c' removed the canary, round 100), each that
+// names a program once.
+func (an *analyzer) emptiedVariants(args []*syntax.Word, ws []word, src string) [][]word {
+	var vs [][]word
+	for _, alt := range []bool{false, true} {
+		if e, ok := an.emptiedWords(args, ws, src, alt); ok && !slices.ContainsFunc(vs, func(v []word) bool {
+			return slices.EqualFunc(v, e, func(a, b word) bool { return a.text == b.text && a.dynamic == b.dynamic })
+		}) {
+			vs = append(vs, e)
+		}
+	}
+	return vs
+}
+
 // emptiedParts returns parts with each parameter expansion the analysis
 // does not know replaced by its default word (${x-r}, ${x:-r}, ${x=r},
-// ${x:=r}) or dropped, inside double quotes too; and whether it changed
-// any.
-func (an *analyzer) emptiedParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+// ${x:=r}), with alt by its alternative word too (${x:+r}, ${x+r}: the
+// variable set, as HOME is), or dropped, inside double quotes too; and
+// whether it changed any.
+func (an *analyzer) emptiedParts(parts []syntax.WordPart, alt bool) ([]syntax.WordPart, bool) {
 	var out []syntax.WordPart
 	changed := false
 	for _, p := range parts {
@@ -543,12 +641,17 @@ func (an *analyzer) emptiedParts(parts []syntax.WordPart) ([]syntax.WordPart, bo
 			if p.Exp != nil && p.Exp.Word != nil {
 				switch p.Exp.Op {
 				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-					inner, _ := an.emptiedParts(p.Exp.Word.Parts)
+					inner, _ := an.emptiedParts(p.Exp.Word.Parts, alt)
 					out = append(out, inner...)
+				case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+					if alt {
+						inner, _ := an.emptiedParts(p.Exp.Word.Parts, alt)
+						out = append(out, inner...)
+					}
 				}
 			}
 		case *syntax.DblQuoted:
-			inner, ch := an.emptiedParts(p.Parts)
+			inner, ch := an.emptiedParts(p.Parts, alt)
 			if !ch {
 				out = append(out, p)
 				continue
@@ -1674,7 +1777,7 @@ func (an *analyzer) spellScriptDepth(s string, add, read func(string) bool, dept
 			for _, a := range n.Args {
 				ws = append(ws, an.word(a, s))
 			}
-			if emptied, isEmptied := an.emptiedWords(n.Args, ws, s); isEmptied {
+			for _, emptied := range an.emptiedVariants(n.Args, ws, s) {
 				// An expansion the analysis does not know may be empty
 				// (r${x}m -f c runs rm): its command with those words
 				// so is a spelling of its own.

@@ -279,3 +279,16 @@ func TestCommandStringCommandsUseTheAnalyzersModel(t *testing.T) {
 		}
 	}
 }
+
+// withValues takes the word a default or alternative value carries as
+// the expansion's text (round 100).
+func TestWithValues(t *testing.T) {
+	for in, want := range map[string]string{
+		"${x:-rm}": "rm", "${x-rm}": "rm", "${x:+r}m": "rm", "${HOME+rm}": "rm", "${x:=${y:-r}m}": "rm",
+		"${x}": "${x}", "${x#a}b": "${x#a}b", "a${x:-}b": "ab", "${x:-rm": "${x:-rm", "plain": "plain",
+	} {
+		if got := withValues(in); got != want {
+			t.Errorf("withValues(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
