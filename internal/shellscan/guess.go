@@ -44,7 +44,7 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 			an.opaque("a command the analysis does not model is given " + clipName(t) + ", which may set the environment of a command it runs")
 			continue
 		}
-		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") && !strings.ContainsAny(t, shellSyntax) {
+		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") && !strings.ContainsAny(t, shellSyntax) && !splitsByIFS(t) {
 			if envSubcommand(an.guessOf, args[:i], t) || i > 0 && namingOption(args[i-1].text) && (t == "env" || envBuiltins[t]) {
 				continue // poetry export, conda env export, helm env
 			}
@@ -217,7 +217,13 @@ func commandString(s string) bool {
 		builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
-	return strings.ContainsAny(s, shellSyntax) || strings.Contains(s, "$(") || dollarContinued(s)
+	return strings.ContainsAny(s, shellSyntax) || strings.Contains(s, "$(") || dollarContinued(s) || splitsByIFS(s)
+}
+
+// splitsByIFS reports whether s expands IFS, which sh splits into words
+// even in a word without blanks (cat${IFS}~/.ssh/id_ed25519, round 102).
+func splitsByIFS(s string) bool {
+	return strings.Contains(s, "$IFS") || strings.Contains(s, "${IFS") || strings.Contains(s, "${!")
 }
 
 // shellSyntax are the characters that make a word, even one without
@@ -432,6 +438,13 @@ func (an *analyzer) guessScript(s string, depth int) {
 			defer func() { an.stdinFed = false }()
 		}
 		if ws[0].dynamic {
+			if splitsProgram(c.Args[0]) {
+				// sh splits an unquoted expansion beside other text into
+				// words: 'cat${IFS}sub/s/id_ed25519' runs cat on the key,
+				// 'nice${IFS}env' prints the environment (round 102).
+				an.opaque("a command string's program is spelled with an expansion that may split it into several words")
+				return true
+			}
 			// A program only known when the string runs: its words may
 			// name files it writes, as the line's unknown words do. Its
 			// expansions may make a printer of the environment of it
@@ -2032,3 +2045,17 @@ func prefixOperands(name string, args []word) []word {
 var prefixBuiltins = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"exec": true, "eval": true, "command": true, "builtin": true}
 }}
+
+// splitsProgram reports whether w, the program word of a command in a
+// command string, may be split into several words when it runs: it holds
+// an unquoted expansion of IFS (cat${IFS}x runs cat on x) or an indirect
+// one, which may name IFS. Other expansions are taken to hold no blank
+// ($PAGER, g${x}h): a variable the string sets the walk binds.
+func splitsProgram(w *syntax.Word) bool {
+	for _, part := range w.Parts {
+		if p, ok := part.(*syntax.ParamExp); ok && (p.Excl || p.Param != nil && p.Param.Value == "IFS") {
+			return true
+		}
+	}
+	return false
+}
