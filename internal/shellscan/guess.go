@@ -221,7 +221,8 @@ func commandString(s string) bool {
 }
 
 // splitsByIFS reports whether s expands IFS, which sh splits into words
-// even in a word without blanks (cat${IFS}~/.ssh/id_ed25519, round 102).
+// even in a word without blanks (cat${IFS}~/.ssh/id_ed25519, round 102),
+// or expands a variable indirectly (${!x}), which may name IFS.
 func splitsByIFS(s string) bool {
 	return strings.Contains(s, "$IFS") || strings.Contains(s, "${IFS") || strings.Contains(s, "${!")
 }
