@@ -193,9 +193,17 @@ func isNameByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// envBuiltins are the builtins that, given nothing, print the shell's
-// variables, the environment among them.
-var envBuiltins = map[string]bool{"set": true, "export": true, "declare": true, "typeset": true}
+// envBuiltin reports whether t is one of envPrinterNames that is a
+// builtin (set, export, declare, typeset): given nothing, it prints the
+// shell's variables, the environment among them.
+func envBuiltin(t string) bool {
+	return t != "env" && t != "printenv" && envPrinterName(t)
+}
+
+// envPrinterName reports whether t is one of envPrinterNames.
+func envPrinterName(t string) bool {
+	return slices.Contains(envPrinterNames, t)
+}
 
 // declWords returns the operands of the declaration d (export -p NAME,
 // declare -x A=1) as words of the string s: an option or a name as
@@ -221,20 +229,22 @@ func (an *analyzer) declWords(d *syntax.DeclClause, s string) []word {
 // subcommands named as a program or builtin that prints the environment
 // (env, export, set): the program's own settings, a package list or a
 // variable it stores, not the process's environment.
-var envSubcommands = map[string][]string{
-	"poetry": {"export"}, "pdm": {"export"}, "pixi": {"export"}, "conda": {"env", "export"},
-	"mamba": {"env", "export"}, "micromamba": {"env", "export"}, "mise": {"env", "set"}, "rtx": {"env"},
-	"helm": {"env"}, "kubectl": {"set", "env"}, "oc": {"set", "env"}, "direnv": {"export"},
-	"dotnet": {"set"}, "pulumi": {"set"}, "flyctl": {"set", "env"}, "fly": {"set", "env"},
-	"heroku": {"set"}, "doppler": {"set"}, "hatch": {"env"}, "pipenv": {"env"}, "rye": {"env"},
-}
+var envSubcommands = lazy[map[string][]string]{build: func() map[string][]string {
+	return map[string][]string{
+		"poetry": {"export"}, "pdm": {"export"}, "pixi": {"export"}, "conda": {"env", "export"},
+		"mamba": {"env", "export"}, "micromamba": {"env", "export"}, "mise": {"env", "set"}, "rtx": {"env"},
+		"helm": {"env"}, "kubectl": {"set", "env"}, "oc": {"set", "env"}, "direnv": {"export"},
+		"dotnet": {"set"}, "pulumi": {"set"}, "flyctl": {"set", "env"}, "fly": {"set", "env"},
+		"heroku": {"set"}, "doppler": {"set"}, "hatch": {"env"}, "pipenv": {"env"}, "rye": {"env"},
+	}
+}}
 
 // envSubcommand reports whether w, a word of the unmodelled program's
 // operands after before, is one of the program's subcommands (see
 // envSubcommands): every word before it a plain subcommand word, no
 // option among them (kubectl set env deploy/x, conda env export).
 func envSubcommand(program string, before []word, w string) bool {
-	if !slices.Contains(envSubcommands[program], w) {
+	if !slices.Contains(envSubcommands.get()[program], w) {
 		return false
 	}
 	for _, b := range before {
@@ -260,7 +270,7 @@ func subcommandWord(t string) bool {
 // prints the environment given nothing, and t no option whose value is
 // commonly a name of that spelling (--format=env, --output=env).
 func valueEnvPrinter(t, v string) bool {
-	if spelled := spelledEnvPrinter(v) != nil; v != "env" && v != "printenv" && !(envBuiltins[v] && strings.HasSuffix(t, "="+v)) && !spelled {
+	if spelled := spelledEnvPrinter(v) != nil; v != "env" && v != "printenv" && !(envBuiltin(v) && strings.HasSuffix(t, "="+v)) && !spelled {
 		return false
 	}
 	name, _, ok := strings.Cut(t, "=")

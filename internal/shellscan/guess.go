@@ -45,10 +45,10 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 			continue
 		}
 		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") && !strings.ContainsAny(t, shellSyntax) && !splitsByIFS(t) {
-			if envSubcommand(an.guessOf, args[:i], t) || i > 0 && namingOption(args[i-1].text) && (t == "env" || envBuiltins[t]) {
+			if envSubcommand(an.guessOf, args[:i], t) || i > 0 && namingOption(args[i-1].text) && t != "printenv" && envPrinterName(t) {
 				continue // poetry export, conda env export, helm env
 			}
-			if envBuiltins[t] || t == "env" || t == "printenv" {
+			if envPrinterName(t) {
 				// A runner that hands its operand to sh (hyperfine
 				// --show-output set) runs set or export given nothing,
 				// which print the environment; env and printenv may be a
