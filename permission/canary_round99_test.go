@@ -60,9 +60,7 @@ func TestCanaryRound99(t *testing.T) {
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, line := range canaryRound99 {
-		if out := runRound84(t, line, round94Env()...); !strings.Contains(out, round94Token) && !strings.Contains(out, round84Key) {
-			t.Errorf("%q did not print the token or the key when run: %q", line, out)
-		}
+		wantCredentialPrinted(t, line)
 		if v := decide(line); v.Decision != permission.Ask {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
 		}
@@ -128,4 +126,14 @@ func TestRound99CargoExternalSubcommand(t *testing.T) {
 		}
 	}
 	wantDecisions(t, decide, nil, []string{`cargo build`, `cargo +nightly test`, `cargo run -- --help`, `cargo -C sub build`, `cargo nextest run`})
+}
+
+// wantCredentialPrinted runs line in real bash in round 84's fixture with
+// round 94's credential variables and fails unless it printed the token
+// or the key.
+func wantCredentialPrinted(t *testing.T, line string) {
+	t.Helper()
+	if out := runRound84(t, line, round94Env()...); !strings.Contains(out, round94Token) && !strings.Contains(out, round84Key) {
+		t.Errorf("%q printed neither the token nor the key when run: %q", line, out)
+	}
 }
