@@ -47,7 +47,13 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		if !strings.ContainsAny(w, "$`") {
 			return false
 		}
+		if g.splitMaySecret(a, w, tree) {
+			return true
+		}
 		for _, v := range bindVars(w, a.Vars) {
+			if g.splitMaySecret(a, v, tree) {
+				return true
+			}
 			if e := g.envLocated(v, a.Vars); e != "" &&
 				(g.namesSecretWord(a.Dirs, e) || strings.ContainsAny(e, "*?[{") && g.namesSecret(a.Dirs, e, true, false)) {
 				return true
@@ -171,6 +177,31 @@ func (g *Gate) envLocated(w string, vars map[string][]string) string {
 	return out
 }
 
+// splitMaySecret reports whether a text of w around its unknown parts
+// (see [knownParts]), taken as a word of its own, names a secret
+// location or a path beneath one (with tree, also a directory holding
+// one): bash splits the value of an unquoted expansion at its blanks,
+// and a value may be or start or end with one (IFS, PS4 is "+ "), so
+// cat x${IFS}sub/s/id_ed25519 and cat x${PS4}sub/s/id_ed25519 read
+// sub/s/id_ed25519, a link into ~/.ssh (round 103). The analysis keeps no
+// quotes in w: a quoted expansion ("$d"sub/s/id_ed25519), which bash
+// does not split, is taken as split too.
+func (g *Gate) splitMaySecret(a *shellscan.Analysis, w string, tree bool) bool {
+	parts, ok := knownParts(w)
+	if !ok || len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p = strings.Trim(p, `"'`); p == "" {
+			continue
+		}
+		if g.namesSecretWord(a.Dirs, p) || g.namesSecret(a.Dirs, p, strings.ContainsAny(p, "*?[{"), tree) {
+			return true
+		}
+	}
+	return false
+}
+
 // rootedHead reports whether w, a word with an unknown part, begins at
 // the home directory or the root (~/…, ~user…, /…) before that part: what
 // the unknown part makes may be any path beneath it, a climb with ..
@@ -290,23 +321,39 @@ func boundRef(v string, vars map[string][]string) (start, end int, name string) 
 // expansion the analysis kept as source text: $x, ${…}, $(…), $((…)),
 // `…`); false when an expansion does not end.
 func knownTail(w string) (string, bool) {
+	parts, ok := knownParts(w)
+	if !ok {
+		return "", false
+	}
+	return parts[len(parts)-1], true
+}
+
+// knownParts returns the texts of w around its unknown parts (see
+// knownTail), in order, "" where two meet or one starts or ends w: w
+// alone when it has none; false when an expansion does not end.
+func knownParts(w string) ([]string, bool) {
+	var parts []string
 	end := 0
+	cut := func(from, to int) { // an unknown part, w[from:to]
+		parts = append(parts, w[end:from])
+		end = to
+	}
 	for i := 0; i < len(w); i++ {
 		switch {
 		case w[i] == '`':
 			j := strings.IndexByte(w[i+1:], '`')
 			if j < 0 {
-				return "", false
+				return nil, false
 			}
+			cut(i, i+2+j)
 			i += 1 + j
-			end = i + 1
 		case w[i] == '$' && i+1 < len(w) && (w[i+1] == '(' || w[i+1] == '{'):
 			j := closing(w, i+1)
 			if j < 0 {
-				return "", false
+				return nil, false
 			}
+			cut(i, j+1)
 			i = j
-			end = i + 1
 		case w[i] == '$' && i+1 < len(w):
 			j := i + 1
 			if c := w[j]; c >= '0' && c <= '9' || strings.IndexByte("@*#?$!-", c) >= 0 {
@@ -317,12 +364,12 @@ func knownTail(w string) (string, bool) {
 				}
 			}
 			if j > i+1 {
+				cut(i, j)
 				i = j - 1
-				end = j
 			}
 		}
 	}
-	return w[end:], true
+	return append(parts, w[end:]), true
 }
 
 // closing returns the index of the bracket that closes the one at w[i]

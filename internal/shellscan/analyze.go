@@ -1484,6 +1484,9 @@ type word struct {
 	// tooMany marks a brace expansion into more than maxBraceWords
 	// words.
 	tooMany bool
+	// bare are the spans of the text's $name expansions while the word
+	// is built (see braceBare).
+	bare [][2]int
 }
 
 // maxBraceWords bounds the words the analysis makes of one brace
@@ -1563,8 +1566,23 @@ func (an *analyzer) wordParts(w *syntax.Word, src string) word {
 	for i, p := range w.Parts {
 		an.part(p, src, i == 0 && tilde, false, &b, &out)
 	}
-	out.text = b.String()
+	out.text = braceBare(b.String(), out.bare)
+	out.bare = nil
 	return out
+}
+
+// braceBare returns text with each $name at one of the spans at (start
+// and end offsets) that is followed by a letter, digit or underscore
+// written ${name}: that text came from another part of the word
+// ("$PS4"sub is $PS4 then sub, not $PS4sub, round 103).
+func braceBare(text string, at [][2]int) string {
+	for i := len(at) - 1; i >= 0; i-- {
+		start, end := at[i][0], at[i][1]
+		if end < len(text) && isNameByte(text[end]) {
+			text = text[:start] + "${" + text[start+1:end] + "}" + text[end:]
+		}
+	}
+	return text
 }
 
 // braceAcrossQuotes reports whether w holds an unquoted '{' and a later
@@ -1664,7 +1682,11 @@ func (an *analyzer) part(p syntax.WordPart, src string, first, quoted bool, b *s
 		// Quoted or not, the value is only known at run time; command
 		// lets only the commands in dataArgs take such a word.
 		out.dynamic = true
-		b.WriteString(sourceText(src, p))
+		t := sourceText(src, p)
+		if p.Param != nil && t == "$"+p.Param.Value {
+			out.bare = append(out.bare, [2]int{b.Len(), b.Len() + len(t)}) // see braceBare
+		}
+		b.WriteString(t)
 	case *syntax.ProcSubst:
 		out.special = true
 		b.WriteString(sourceText(src, p))
