@@ -21,6 +21,7 @@ var canaryRound103 = []string{
 	`x=$PS4; cat q${x}sub/s/id_ed25519`, `for f in "$PS4"; do cat q${f}sub/s/id_ed25519; done`,
 	`cat x${IFS}l2/work/sub/s/id_ed25519`, `cat x${IFS}sub/s/id_*`, `tail x${PS4}sub/a/credentials`,
 	`for f in x${IFS}sub/s/id_ed25519; do cat $f; done`, `sh -c 'cat x${IFS}sub/s/id_ed25519'`,
+	`x="$PS4"; y=q${x}sub/s/id_ed25519; cat $y`, `cat x${IFS}*/s/id_ed25519`, `cat x${IFS}s{u,}b/s/id_ed25519`,
 }
 
 // canaryRound103Strings are round 103's lines through a runner that hands

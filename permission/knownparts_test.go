@@ -34,3 +34,16 @@ func TestKnownParts(t *testing.T) {
 		}
 	}
 }
+
+// TestBracedEnd checks that a value put in before a name's letters keeps
+// its own last variable's name (round 103).
+func TestBracedEnd(t *testing.T) {
+	for _, tc := range []struct{ val, rest, want string }{
+		{"$PS4", "sub", "${PS4}"}, {"a$x", "_b", "a${x}"}, {"$PS4", "/s", "$PS4"}, {"$PS4", "", "$PS4"},
+		{"${x}", "a", "${x}"}, {"$1", "a", "$1"}, {"a$", "b", "a$"}, {"README", "x", "README"},
+	} {
+		if got := bracedEnd(tc.val, tc.rest); got != tc.want {
+			t.Errorf("bracedEnd(%q, %q) = %q, want %q", tc.val, tc.rest, got, tc.want)
+		}
+	}
+}

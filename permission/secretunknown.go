@@ -287,7 +287,7 @@ func bindVars(w string, vars map[string][]string) []string {
 			changed = true
 			for _, val := range vars[name] {
 				if len(next) < maxUnknownVariants {
-					next = append(next, v[:start]+val+v[end:])
+					next = append(next, v[:start]+bracedEnd(val, v[end:])+v[end:])
 				}
 			}
 		}
@@ -297,6 +297,24 @@ func bindVars(w string, vars map[string][]string) []string {
 		}
 	}
 	return out
+}
+
+// bracedEnd returns val, a variable's value put in before rest, with a
+// $name it ends with written ${name} when rest starts with a letter, digit
+// or underscore: y=q${x}sub with x="$PS4" is q${PS4}sub, not q$PS4sub, a
+// variable of another name (round 103).
+func bracedEnd(val, rest string) string {
+	i := strings.LastIndexByte(val, '$')
+	if rest == "" || !isNameChar(rest[0]) || i < 0 || i+1 == len(val) || val[i+1] >= '0' && val[i+1] <= '9' ||
+		strings.IndexFunc(val[i+1:], func(r rune) bool { return r > 0x7f || !isNameChar(byte(r)) }) >= 0 {
+		return val
+	}
+	return val[:i] + "${" + val[i+1:] + "}"
+}
+
+// isNameChar reports whether c may be part of a shell variable's name.
+func isNameChar(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // boundRef returns the first reference in v to a variable bound to known
