@@ -424,7 +424,7 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 			}
 		}
 	}
-	if !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return g.followsFrom(c, a.Dirs) }) {
+	if !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return g.followsFrom(splitCommand(a, c), a.Dirs) }) {
 		return ""
 	}
 	for _, acc := range a.Accesses {
@@ -450,7 +450,7 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 	// The operands of a command the analysis lists no reads for (ctags
 	// -R sub), and the working directory a searcher given no path reads.
 	for _, c := range a.Commands {
-		if !g.followsFrom(c, a.Dirs) {
+		if !g.followsFrom(splitCommand(a, c), a.Dirs) {
 			continue
 		}
 		for _, dir := range a.Dirs {
@@ -508,7 +508,7 @@ func (g *Gate) operandLinksSecret(a *shellscan.Analysis, dir, w string, walk *li
 func (g *Gate) descriptorTree(a *shellscan.Analysis) string {
 	walks := slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool {
 		name := filepath.Base(c.Name)
-		return commandFollowsLinks(c) && name != "diff" && name != "colordiff" // diff <(sort a) <(sort b) reads two pipes
+		return commandFollowsLinks(splitCommand(a, c)) && name != "diff" && name != "colordiff" // diff <(sort a) <(sort b) reads two pipes
 	})
 	if !walks && !readsTrees(a) {
 		return ""

@@ -98,13 +98,13 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 	// echo and printf print (echo $GNUPGHOME) on a line of nothing else:
 	// beside another command their output may be the names it reads
 	// (echo $GNUPGHOME/k | xargs cat).
-	printsOnly := !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return !listsNames(c) && !printsWords(c) })
+	printsOnly := !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return !listsNames(splitCommand(a, c)) && !printsWords(c) })
 	read := map[string]bool{}
 	for _, c := range a.Commands {
-		if listsNames(c) || printsOnly && printsWords(c) {
+		if listsNames(splitCommand(a, c)) || printsOnly && printsWords(c) {
 			continue
 		}
-		walks := readsTree(c)
+		walks := readsTree(splitCommand(a, c))
 		for _, w := range c.Args {
 			read[w] = true
 			if check(w, false) || walks && slices.Contains(a.DynamicReads, w) && walksUnknown(w, a.Vars) {
@@ -200,6 +200,53 @@ func (g *Gate) splitMaySecret(a *shellscan.Analysis, w string, tree bool) bool {
 		}
 	}
 	return false
+}
+
+// splitCommand returns c with the options bash may make of its words
+// that hold an unknown part added to its Args, for the checks of what an
+// option makes c do (see [readsTree], [commandFollowsLinks]): a text
+// around an unknown part, bash splitting the value at its blanks (grep .
+// sub x${IFS}-R and grep . $IFS--dereference-recursive read the links
+// under sub, round 104), a word of a value the line binds (x="a -R";
+// grep . sub $x), and, for a word with a command substitution, a word the
+// line's echo or printf print (grep . sub $(echo -R)). Only the words
+// starting with '-' are added, each with the word after it, which may be
+// its value (x${IFS}-d${IFS}recurse), so c's operands stay its own.
+func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command {
+	var more []string
+	add := func(words []string) {
+		for i, w := range words {
+			if !strings.HasPrefix(w, "-") || slices.Contains(c.Args, w) {
+				continue
+			}
+			more = append(more, w)
+			if i+1 < len(words) {
+				more = append(more, words[i+1])
+			}
+		}
+	}
+	for _, w := range c.Args {
+		if !strings.ContainsAny(w, "$`") {
+			continue
+		}
+		for _, v := range bindVars(w, a.Vars) {
+			if parts, ok := knownParts(v); ok {
+				add(strings.Fields(strings.Join(parts, " ")))
+			}
+		}
+		if strings.Contains(w, "$(") || strings.Contains(w, "`") {
+			for _, p := range a.Commands {
+				if printsWords(p) || path.Base(p.Name) == "printf" {
+					add(strings.Fields(strings.Join(p.Args, " ")))
+				}
+			}
+		}
+	}
+	if len(more) == 0 {
+		return c
+	}
+	c.Args = append(slices.Clip(c.Args), more...)
+	return c
 }
 
 // rootedHead reports whether w, a word with an unknown part, begins at
