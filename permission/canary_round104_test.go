@@ -2,7 +2,11 @@
 
 package permission_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+)
 
 // canaryRound104Options are round 104's lines where bash's splitting of
 // an unknown word makes an option of a reader the gate lets take such a
@@ -25,6 +29,27 @@ var canaryRound104Options = []string{
 	`echo -R > o; grep . sub $(cat o)`, `du ${IFS}--files0-from=sub/s/id_ed25519`, `du ${IFS}--files0-from sub/s/id_ed25519`,
 }
 
+// canaryRound104Runners are lines whose reader is in a command string
+// hyperfine runs: a command of such a string is marked Wrapper, and the
+// gate took a wrapper for no reader that follows links (grep -R, cp -r
+// then cat through the copy's link), nor looked at the programs it only
+// guessed (ctags -R), nor at a value the string binds (x=-R).
+var canaryRound104Runners = []string{
+	`hyperfine -r1 --show-output 'grep -R . sub'`, `hyperfine -r1 --show-output 'grep --dereference-recursive . sub'`,
+	`hyperfine -r1 --show-output 'grep -R PRIVATE'`, `hyperfine -r1 --show-output 'diff -rN sub doc'`,
+	`hyperfine -r1 --show-output 'cp -rL sub t; cat t/s/id_ed25519'`, `hyperfine -r1 --show-output 'cp -r sub t; cat t/s/id_ed25519'`,
+	`hyperfine -r1 --show-output 'ctags -R -x --language-force=Iniconf sub'`,
+	`hyperfine -r1 --show-output 'x=-R; grep . sub $x'`, `hyperfine -r1 --show-output 'x="y -R"; grep . sub $x'`,
+	`hyperfine -r1 --show-output 'x=--dereference-recursive; grep . sub $x'`,
+}
+
+// roundOrdinary104Runners are ordinary lines near canaryRound104Runners,
+// which stay allowed.
+var roundOrdinary104Runners = []string{
+	`hyperfine -r1 'grep -r x sub'`, `hyperfine -r1 'cp -r sub t'`, `hyperfine -r1 'grep -R x doc'`, `timeout 5 cp -r sub t`,
+	`hyperfine -r1 'ctags -R -x doc'`,
+}
+
 // roundOrdinary104 are ordinary lines near round 104's, which stay
 // allowed.
 var roundOrdinary104 = []string{
@@ -41,4 +66,9 @@ func TestCanaryRound104(t *testing.T) {
 		wantCredentialPrinted(t, line)
 	}
 	wantDecisions(t, decide, canaryRound104Options, roundOrdinary104)
+	wantDecisions(t, decide, canaryRound104Runners, roundOrdinary104Runners)
+	tooltest.Need(t, tooltest.CanaryTools, "hyperfine", "ctags")
+	for _, line := range canaryRound104Runners {
+		wantCredentialPrinted(t, line)
+	}
 }
