@@ -13,8 +13,9 @@ import (
 // word: grep given -R (or -r, -d recurse, --dereference-recursive) reads
 // the links under sub and l2 (or the working directory, given no path)
 // into ~/.ssh. The option came from the text after an expansion whose
-// value holds a blank (IFS, PS4 is "+ "), from a value the line binds, or
-// from a command substitution of what echo or printf print; the gate
+// value holds a blank (IFS, PS4 is "+ "), from a value the line binds,
+// from a command substitution of what echo or printf print, or from the
+// positional parameters sh -c is given; the gate
 // checked only the words as written, none of them an option, and allowed
 // each line.
 var canaryRound104Options = []string{
@@ -26,7 +27,8 @@ var canaryRound104Options = []string{
 	`grep . l2 x${IFS}--directories=recurse`, `grep . l2 x${IFS}--dir${IFS}recurse`,
 	`x="y -R"; grep . sub $x`, `x=-R; grep . sub $x`, `x=-R; grep . sub "$x"`,
 	`grep . sub $(echo -R)`, `grep . sub $(echo x -R)`, `grep . sub $(printf -- -R)`, `grep . sub $(printf %s -R)`,
-	`echo -R > o; grep . sub $(cat o)`, `du ${IFS}--files0-from=sub/s/id_ed25519`, `du ${IFS}--files0-from sub/s/id_ed25519`,
+	`echo -R > o; grep . sub $(cat o)`, `sh -c 'grep . sub $1' _ -R`, `sh -c 'grep . sub x$1' _ " -R"`,
+	`bash -c 'grep . sub "$@"' _ -R`, `bash -c 'grep . sub $*' _ "x -R"`, `sh -c 'grep . sub $0' -R`, `du ${IFS}--files0-from=sub/s/id_ed25519`, `du ${IFS}--files0-from sub/s/id_ed25519`,
 }
 
 // canaryRound104Runners are lines whose reader is in a command string
@@ -55,6 +57,7 @@ var roundOrdinary104Runners = []string{
 var roundOrdinary104 = []string{
 	`grep . l2`, `grep -n TODO $(git ls-files)`, `grep -n foo $(find . -name '*.go')`, `grep -n main src/$name.go`,
 	`wc -l $(ls doc)`, `grep -r . sub`, `grep . sub x${IFS}-n`, `grep -i x ${IFS}README`, `du -sh $d`, `x=-n; grep $x . doc/a`,
+	`sh -c 'grep -n x "$1"' _ doc/a`, `bash -c 'wc -l "$@"' _ README doc/a`,
 }
 
 // TestCanaryRound104 checks that each line prints the key in real bash

@@ -209,7 +209,9 @@ func (g *Gate) splitMaySecret(a *shellscan.Analysis, w string, tree bool) bool {
 // sub x${IFS}-R and grep . $IFS--dereference-recursive read the links
 // under sub, round 104), a word of a value the line binds (x="a -R";
 // grep . sub $x), and, for a word with a command substitution, a word the
-// line's echo or printf print (grep . sub $(echo -R)). Only the words
+// line's echo or printf print (grep . sub $(echo -R)), and for one with a
+// positional parameter, a word of a wrapper of the line, which may be
+// sh -c given the parameters (sh -c 'grep . sub $1' _ -R). Only the words
 // starting with '-' are added, each with the word after it, which may be
 // its value (x${IFS}-d${IFS}recurse), so c's operands stay its own.
 func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command {
@@ -234,11 +236,10 @@ func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command 
 				add(strings.Fields(strings.Join(parts, " ")))
 			}
 		}
-		if strings.Contains(w, "$(") || strings.Contains(w, "`") {
-			for _, p := range a.Commands {
-				if printsWords(p) || path.Base(p.Name) == "printf" {
-					add(strings.Fields(strings.Join(p.Args, " ")))
-				}
+		subst, positional := strings.Contains(w, "$(") || strings.Contains(w, "`"), positionalRef().MatchString(w)
+		for _, p := range a.Commands {
+			if subst && (printsWords(p) || path.Base(p.Name) == "printf") || positional && p.Wrapper {
+				add(strings.Fields(strings.Join(p.Args, " ")))
 			}
 		}
 	}
@@ -248,6 +249,12 @@ func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command 
 	c.Args = append(slices.Clip(c.Args), more...)
 	return c
 }
+
+// positionalRef matches a reference to a positional parameter: $1, ${1},
+// $@, $*, "${@}" and the like.
+var positionalRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{?[0-9@*]`)
+})
 
 // rootedHead reports whether w, a word with an unknown part, begins at
 // the home directory or the root (~/…, ~user…, /…) before that part: what
