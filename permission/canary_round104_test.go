@@ -3,6 +3,8 @@
 package permission_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
@@ -30,6 +32,19 @@ var canaryRound104Options = []string{
 	`echo -R > o; grep . sub $(cat o)`, `sh -c 'grep . sub $1' _ -R`, `sh -c 'grep . sub x$1' _ " -R"`,
 	`bash -c 'grep . sub "$@"' _ -R`, `bash -c 'grep . sub $*' _ "x -R"`, `sh -c 'grep . sub $0' -R`, `du ${IFS}--files0-from=sub/s/id_ed25519`, `du ${IFS}--files0-from sub/s/id_ed25519`,
 }
+
+// canaryRound104Globs are lines where a brace expansion makes grep's or
+// du's option (grep . sub {x,-R}): a reader of dataArgs had its words'
+// expansions checked as operands only. In a project holding a file named
+// -R, a glob makes one too (canaryRound104DashFile).
+var canaryRound104Globs = []string{
+	`grep . sub {-R,}`, `grep . sub {x,-R}`, `egrep . sub {x,--dereference-recursive}`, `du {--files0-from=sub/s/id_ed25519,}`,
+}
+
+// canaryRound104DashFile are lines that print the key when the project
+// holds a file named -R (a cloned repository may): bash hands it to grep
+// as an option.
+var canaryRound104DashFile = []string{`grep . sub *`, `grep . sub -?`, `grep . * sub`}
 
 // canaryRound104Runners are lines whose reader is in a command string
 // hyperfine runs: a command of such a string is marked Wrapper, and the
@@ -70,6 +85,17 @@ func TestCanaryRound104(t *testing.T) {
 	}
 	wantDecisions(t, decide, canaryRound104Options, roundOrdinary104)
 	wantDecisions(t, decide, canaryRound104Runners, roundOrdinary104Runners)
+	for _, line := range canaryRound104Globs {
+		wantCredentialPrinted(t, line)
+	}
+	wantDecisions(t, decide, canaryRound104Globs, []string{`grep -n x {README,doc/a}`, `cat {a,b}-x.txt`, `ls *`, `grep x *.go`})
+	for _, line := range canaryRound104DashFile {
+		wantCredentialPrinted(t, "touch ./-R; "+line)
+	}
+	if err := os.WriteFile(filepath.Join(wd, "-R"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantDecisions(t, decide, canaryRound104DashFile, []string{`cat *`, `ls *`, `head -n1 doc/*`})
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine", "ctags")
 	for _, line := range canaryRound104Runners {
 		wantCredentialPrinted(t, line)

@@ -1391,32 +1391,39 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 	if inner && idx < len(an.a.units) {
 		an.a.units[idx].wrapper = true
 	}
-	if !dataArgs.get()[path.Base(ws[0].text)] {
-		for _, w := range ws[1:] {
-			if w.dynamic && path.Base(ws[0].text) == "kill" && lastJob(w) {
-				continue // the job the line put in the background: see killOperands
-			}
-			if w.dynamic {
-				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
+	// A command of dataArgs takes an argument only known when it runs;
+	// one with an option that reads more (optionReads) not an option a
+	// glob or brace makes: grep . sub {x,-R} and, in a project holding a
+	// file named -R, grep . sub * read the links under sub (round 104).
+	data := dataArgs.get()[path.Base(ws[0].text)]
+	if data && !optionReads(path.Base(ws[0].text)) {
+		return
+	}
+	for _, w := range ws[1:] {
+		if w.dynamic && path.Base(ws[0].text) == "kill" && lastJob(w) {
+			continue // the job the line put in the background: see killOperands
+		}
+		if w.dynamic && !data {
+			an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
+			break
+		}
+		if w.pattern && (strings.HasPrefix(w.text, "-") || !data && strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-") ||
+			data && braceMayLead(w.text, '-')) {
+			// {-delete,}, {0..-1} and -[d]elete (where ./-delete
+			// exists) are options, which the checks above took for
+			// operands; {a,b}.txt is no option.
+			an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument bash expands first, which may be an option")
+			break
+		}
+		if w.pattern && w.text != "" && strings.ContainsRune("*?[{", rune(w.text[0])) {
+			// * may expand to a file named --checkpoint-action=exec=…
+			// that the project holds: the caller looks (Patterns).
+			if len(an.a.patterns) >= maxAccessPaths {
+				an.opaque("the command is given too many patterns to check")
 				break
 			}
-			if w.pattern && (strings.HasPrefix(w.text, "-") || strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-")) {
-				// {-delete,}, {0..-1} and -[d]elete (where ./-delete
-				// exists) are options, which the checks above took for
-				// operands; {a,b}.txt is no option.
-				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument bash expands first, which may be an option")
-				break
-			}
-			if w.pattern && w.text != "" && strings.ContainsRune("*?[{", rune(w.text[0])) {
-				// * may expand to a file named --checkpoint-action=exec=…
-				// that the project holds: the caller looks (Patterns).
-				if len(an.a.patterns) >= maxAccessPaths {
-					an.opaque("the command is given too many patterns to check")
-					break
-				}
-				an.a.patterns = append(an.a.patterns, w.text)
-				an.patternsAt, an.patternUnit = start, idx
-			}
+			an.a.patterns = append(an.a.patterns, w.text)
+			an.patternsAt, an.patternUnit = start, idx
 		}
 	}
 }
@@ -1456,6 +1463,18 @@ var dataArgs = lazy[map[string]bool]{build: func() map[string]bool {
 		"true": true, "false": true, ":": true,
 	}
 }}
+
+// optionReads reports whether name is a command of dataArgs with an
+// option that makes it read more than its operands say: a tree,
+// following links (grep -R, diff -rN), or the names a file holds (du
+// and wc --files0-from).
+func optionReads(name string) bool {
+	switch name {
+	case "grep", "egrep", "fgrep", "diff", "du", "wc":
+		return true
+	}
+	return false
+}
 
 // isDigits reports whether s is a non-empty run of ASCII digits.
 func isDigits(s string) bool {
