@@ -16,10 +16,10 @@ import (
 // the links under sub and l2 (or the working directory, given no path)
 // into ~/.ssh. The option came from the text after an expansion whose
 // value holds a blank (IFS, PS4 is "+ "), from a value the line binds,
-// from a command substitution of what echo or printf print, or from the
-// positional parameters sh -c is given; the gate
-// checked only the words as written, none of them an option, and allowed
-// each line.
+// from a command substitution or xargs of what echo or printf print or a
+// here-string holds, or from the positional parameters sh -c is given;
+// the gate checked only the words as written, none of them an option,
+// and allowed each line.
 var canaryRound104Options = []string{
 	`grep . sub x${IFS}-R`, `grep . sub x$PS4-R`, `grep . sub $IFS-R`, `grep . sub "$x"${IFS}-R`,
 	`grep . ${IFS}-R`, `grep -e . ${IFS}-R`, `grep ${IFS}-R${IFS}.`, `grep . ${IFS}--dereference-recursive`,
@@ -31,6 +31,8 @@ var canaryRound104Options = []string{
 	`grep . sub $(echo -R)`, `grep . sub $(echo x -R)`, `grep . sub $(printf -- -R)`, `grep . sub $(printf %s -R)`,
 	`echo -R > o; grep . sub $(cat o)`, `sh -c 'grep . sub $1' _ -R`, `sh -c 'grep . sub x$1' _ " -R"`,
 	`bash -c 'grep . sub "$@"' _ -R`, `bash -c 'grep . sub $*' _ "x -R"`, `sh -c 'grep . sub $0' -R`, `du ${IFS}--files0-from=sub/s/id_ed25519`, `du ${IFS}--files0-from sub/s/id_ed25519`,
+	`xargs grep . sub <<< -R`, `xargs grep . sub <<< "x -R"`, `grep . sub $(cat <<< -R)`, `echo -R | xargs grep . sub`,
+	`echo --files0-from=sub/s/id_ed25519 | xargs du`, `printf -- '-R\n' | xargs grep . sub`,
 }
 
 // canaryRound104Globs are lines where a brace expansion makes grep's or

@@ -209,7 +209,8 @@ func (g *Gate) splitMaySecret(a *shellscan.Analysis, w string, tree bool) bool {
 // sub x${IFS}-R and grep . $IFS--dereference-recursive read the links
 // under sub, round 104), a word of a value the line binds (x="a -R";
 // grep . sub $x), and, for a word with a command substitution, a word the
-// line's echo or printf print (grep . sub $(echo -R)), and for one with a
+// line's echo or printf print or a here-string or here-document holds
+// (grep . sub $(echo -R), xargs grep . sub <<< -R), and for one with a
 // positional parameter, a word of a wrapper of the line, which may be
 // sh -c given the parameters (sh -c 'grep . sub $1' _ -R). Only the words
 // starting with '-' are added, each with the word after it, which may be
@@ -241,6 +242,9 @@ func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command 
 			if subst && (printsWords(p) || path.Base(p.Name) == "printf") || positional && p.Wrapper {
 				add(strings.Fields(strings.Join(p.Args, " ")))
 			}
+		}
+		if subst {
+			add(inputWords(a))
 		}
 	}
 	if len(more) == 0 {
