@@ -1467,10 +1467,10 @@ var dataArgs = lazy[map[string]bool]{build: func() map[string]bool {
 // optionReads reports whether name is a command of dataArgs with an
 // option that makes it read more than its operands say: a tree,
 // following links (grep -R, diff -rN), or the names a file holds (du
-// and wc --files0-from).
+// --files0-from).
 func optionReads(name string) bool {
 	switch name {
-	case "grep", "egrep", "fgrep", "diff", "du", "wc":
+	case "grep", "egrep", "fgrep", "diff", "du":
 		return true
 	}
 	return false
