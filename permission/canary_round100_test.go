@@ -27,7 +27,7 @@ var canaryRound100 = []string{
 // canaryRound100Ordinary are the lines near them that stay allowed: a
 // string with blanks, a word whose expansions spell no printer.
 var canaryRound100Ordinary = []string{
-	`hyperfine -r1 --show-output 'echo $HOME'`, `hyperfine -r1 --show-output 'true$x'`,
+	`hyperfine -r1 --show-output 'echo $HOME'`, `hyperfine -r1 --show-output 'true $x'`,
 	`hyperfine -N -r1 --show-output 'printenv PATH'`, `hyperfine -r1 --show-output --prepare='echo $PWD' true`,
 	`hyperfine -r1 --show-output 'set -eu; ${PAGER:-cat} README'`,
 }
@@ -54,6 +54,11 @@ func TestCanaryRound100(t *testing.T) {
 			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
 		}
 	}
+	// A program spelled with an expansion joined to text may be several
+	// words, or another name, once sh expands and splits the value (round
+	// 103 asks for g${x}h pr list): true$x, allowed here before, asks too.
+	// The test skipped without hyperfine, which hid the change.
+	wantDecisions(t, decide, []string{`hyperfine -r1 --show-output 'true$x'`}, nil)
 }
 
 // canaryRound100Defaults name the program of a command string by a

@@ -105,5 +105,10 @@ func TestRound88CredentialPrintersWithExpansions(t *testing.T) {
 		`hyperfine --show-output -r1 'g"$x"h auth token'`,
 		`hyperfine --show-output -r1 'command kub${x}ectl config view --raw'`,
 		`hyperfine --show-output -r1 'kub$1ectl config view --raw'`,
-	}, []string{`hyperfine -r1 'gh pr list'`, `hyperfine -r1 'g${x}h pr list'`, `hyperfine -r1 'echo $x'`})
+	}, []string{`hyperfine -r1 'gh pr list'`, `hyperfine -r1 'echo $x'`})
+	// A program spelled with an expansion joined to text may be several
+	// words, whatever it names, once sh splits the expansion's value
+	// (round 103: 'cat${PS4#+}sub/s/id_ed25519' runs cat on the key):
+	// g${x}h pr list, allowed here before, asks.
+	wantDecisions(t, decide, []string{`hyperfine -r1 'g${x}h pr list'`}, nil)
 }

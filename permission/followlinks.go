@@ -47,10 +47,12 @@ func searchesWorkdir(c shellscan.Command) bool {
 // default, and ack and ug, whose options files may say so. grep -R over a directory holding a link to ~/.ssh printed the
 // key (round 84) while the gate saw only the directory, which holds no
 // secret by its name.
+//
+// A command marked Wrapper follows links too: a command of a string that
+// an unmodelled runner is given is marked so (hyperfine --show-output
+// 'grep -R . sub' printed the key through sub/s, round 104), and a
+// wrapper's own name (timeout, nice) is none of these.
 func commandFollowsLinks(c shellscan.Command) bool {
-	if c.Wrapper {
-		return false
-	}
 	name := filepath.Base(c.Name)
 	var short string
 	switch name {
@@ -197,7 +199,7 @@ func (g *Gate) followsFrom(c shellscan.Command, dirs []string) bool {
 	if commandFollowsLinks(c) {
 		return true
 	}
-	if c.Wrapper || !slices.Contains(ctagsNames, filepath.Base(c.Name)) || !g.ctagsOptionFiles(dirs) {
+	if !slices.Contains(ctagsNames, filepath.Base(c.Name)) || !g.ctagsOptionFiles(dirs) {
 		return false
 	}
 	recurse, links := true, true
@@ -371,9 +373,6 @@ func (g *Gate) holdsSecretOf(dir string, secrets []string) bool {
 // same depth): cp -r sub t && cat t/s/id_ed25519 read ~/.ssh through a
 // copy of sub/s, a path that does not exist when the line is judged.
 func copiesLinks(c shellscan.Command) bool {
-	if c.Wrapper {
-		return false
-	}
 	name := filepath.Base(c.Name)
 	for _, w := range c.Args {
 		if w == "--" {
@@ -397,6 +396,16 @@ func copiesLinks(c shellscan.Command) bool {
 	return name == "mv"
 }
 
+// onlyWraps reports whether cmds[i] only runs the command after it, whose
+// text ends its own: a wrapper (timeout 5 cp -r sub t: timeout) or a
+// runner given it as a string (hyperfine 'cp -r sub t': hyperfine). It
+// is no command of its own; a command of a string given to a runner,
+// marked Wrapper (the cp of hyperfine 'cp -r sub t; cat
+// t/s/id_ed25519'), is one.
+func onlyWraps(cmds []shellscan.Command, i int) bool {
+	return i+1 < len(cmds) && strings.HasSuffix(cmds[i].Text, " "+cmds[i+1].Text)
+}
+
 // secretThroughLinks returns, as the line names it, a directory the line
 // reads, with a command that follows symbolic links, that holds a link to
 // a secret (see linkedSecret); "" when there is none.
@@ -407,8 +416,8 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 	// too. A copy alone reads no secret (cp -r sub t, round 84's
 	// ordinary line); a later line sees the copy's link where it is.
 	commands := 0
-	for _, c := range a.Commands {
-		if !c.Wrapper {
+	for i := range a.Commands {
+		if !onlyWraps(a.Commands, i) {
 			commands++
 		}
 	}
@@ -424,7 +433,8 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 			}
 		}
 	}
-	if !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return g.followsFrom(c, a.Dirs) }) {
+	cmds := withGuessed(a.Commands)
+	if !slices.ContainsFunc(cmds, func(c shellscan.Command) bool { return g.followsFrom(splitCommand(a, c), a.Dirs) }) {
 		return ""
 	}
 	for _, acc := range a.Accesses {
@@ -449,8 +459,8 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 	}
 	// The operands of a command the analysis lists no reads for (ctags
 	// -R sub), and the working directory a searcher given no path reads.
-	for _, c := range a.Commands {
-		if !g.followsFrom(c, a.Dirs) {
+	for _, c := range cmds {
+		if !g.followsFrom(splitCommand(a, c), a.Dirs) {
 			continue
 		}
 		for _, dir := range a.Dirs {
@@ -466,6 +476,25 @@ func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
 		}
 	}
 	return ""
+}
+
+// withGuessed returns cmds with, after each, the commands of its Guessed
+// texts (see [shellscan.Command.Guessed]) split at blanks, marked Wrapper:
+// a program the analysis does not model may run them (hyperfine
+// --show-output 'ctags -R -x --language-force=Iniconf sub' printed the
+// key through sub/s, round 104), and they follow links as the line's
+// own would.
+func withGuessed(cmds []shellscan.Command) []shellscan.Command {
+	var out []shellscan.Command
+	for _, c := range cmds {
+		out = append(out, c)
+		for _, t := range c.Guessed {
+			if f := strings.Fields(t); len(f) > 0 {
+				out = append(out, shellscan.Command{Name: f[0], Args: f[1:], Text: t, Wrapper: true})
+			}
+		}
+	}
+	return out
 }
 
 // operandLinksSecret reports whether the word w, an operand of a command
@@ -508,7 +537,7 @@ func (g *Gate) operandLinksSecret(a *shellscan.Analysis, dir, w string, walk *li
 func (g *Gate) descriptorTree(a *shellscan.Analysis) string {
 	walks := slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool {
 		name := filepath.Base(c.Name)
-		return commandFollowsLinks(c) && name != "diff" && name != "colordiff" // diff <(sort a) <(sort b) reads two pipes
+		return commandFollowsLinks(splitCommand(a, c)) && name != "diff" && name != "colordiff" // diff <(sort a) <(sort b) reads two pipes
 	})
 	if !walks && !readsTrees(a) {
 		return ""

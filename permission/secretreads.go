@@ -117,7 +117,7 @@ func namesOnly(a *shellscan.Analysis) bool {
 		if !isLister(filepath.Base(c.Name)) || len(c.Guessed) > 0 {
 			return false
 		}
-		for _, w := range c.Args {
+		for _, w := range splitCommand(a, c).Args {
 			if strings.HasPrefix(w, "--") && strings.Contains(w, "from") || readsNamesOption(filepath.Base(c.Name), w) {
 				return false // du --files0-from=F, tree --fromfile F print what F holds
 			}
@@ -362,7 +362,7 @@ func secretReadReason(p string) string {
 // hashdeep given a recursive option. Other readers of a directory (cc -I.., make -C ..)
 // read only the files they name, which are checked on their own.
 func readsTrees(a *shellscan.Analysis) bool {
-	return slices.ContainsFunc(a.Commands, readsTree)
+	return slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return readsTree(splitCommand(a, c)) })
 }
 
 // readsTree reports whether c reads whole trees (see [readsTrees]).

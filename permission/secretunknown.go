@@ -47,7 +47,13 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		if !strings.ContainsAny(w, "$`") {
 			return false
 		}
+		if g.splitMaySecret(a, w, tree) {
+			return true
+		}
 		for _, v := range bindVars(w, a.Vars) {
+			if g.splitMaySecret(a, v, tree) {
+				return true
+			}
 			if e := g.envLocated(v, a.Vars); e != "" &&
 				(g.namesSecretWord(a.Dirs, e) || strings.ContainsAny(e, "*?[{") && g.namesSecret(a.Dirs, e, true, false)) {
 				return true
@@ -92,13 +98,13 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 	// echo and printf print (echo $GNUPGHOME) on a line of nothing else:
 	// beside another command their output may be the names it reads
 	// (echo $GNUPGHOME/k | xargs cat).
-	printsOnly := !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return !listsNames(c) && !printsWords(c) })
+	printsOnly := !slices.ContainsFunc(a.Commands, func(c shellscan.Command) bool { return !listsNames(splitCommand(a, c)) && !printsWords(c) })
 	read := map[string]bool{}
 	for _, c := range a.Commands {
-		if listsNames(c) || printsOnly && printsWords(c) {
+		if listsNames(splitCommand(a, c)) || printsOnly && printsWords(c) {
 			continue
 		}
-		walks := readsTree(c)
+		walks := readsTree(splitCommand(a, c))
 		for _, w := range c.Args {
 			read[w] = true
 			if check(w, false) || walks && slices.Contains(a.DynamicReads, w) && walksUnknown(w, a.Vars) {
@@ -170,6 +176,89 @@ func (g *Gate) envLocated(w string, vars map[string][]string) string {
 	}
 	return out
 }
+
+// splitMaySecret reports whether a text of w around its unknown parts
+// (see [knownParts]), taken as a word of its own, names a secret
+// location or a path beneath one (with tree, also a directory holding
+// one): bash splits the value of an unquoted expansion at its blanks,
+// and a value may be or start or end with one (IFS, PS4 is "+ "), so
+// cat x${IFS}sub/s/id_ed25519 and cat x${PS4}sub/s/id_ed25519 read
+// sub/s/id_ed25519, a link into ~/.ssh (round 103). The analysis keeps no
+// quotes in w: a quoted expansion ("$d"sub/s/id_ed25519), which bash
+// does not split, is taken as split too.
+func (g *Gate) splitMaySecret(a *shellscan.Analysis, w string, tree bool) bool {
+	parts, ok := knownParts(w)
+	if !ok || len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p = strings.Trim(p, `"'`); p == "" {
+			continue
+		}
+		if g.namesSecretWord(a.Dirs, p) || g.namesSecret(a.Dirs, p, strings.ContainsAny(p, "*?[{"), tree) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitCommand returns c with the options bash may make of its words
+// that hold an unknown part added to its Args, for the checks of what an
+// option makes c do (see [readsTree], [commandFollowsLinks]): a text
+// around an unknown part, bash splitting the value at its blanks (grep .
+// sub x${IFS}-R and grep . $IFS--dereference-recursive read the links
+// under sub, round 104), a word of a value the line binds (x="a -R";
+// grep . sub $x), and, for a word with a command substitution, a word the
+// line's echo or printf print or a here-string or here-document holds
+// (grep . sub $(echo -R), xargs grep . sub <<< -R), and for one with a
+// positional parameter, a word of a wrapper of the line, which may be
+// sh -c given the parameters (sh -c 'grep . sub $1' _ -R). Only the words
+// starting with '-' are added, each with the word after it, which may be
+// its value (x${IFS}-d${IFS}recurse), so c's operands stay its own.
+func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command {
+	var more []string
+	add := func(words []string) {
+		for i, w := range words {
+			if !strings.HasPrefix(w, "-") || slices.Contains(c.Args, w) {
+				continue
+			}
+			more = append(more, w)
+			if i+1 < len(words) {
+				more = append(more, words[i+1])
+			}
+		}
+	}
+	for _, w := range c.Args {
+		if !strings.ContainsAny(w, "$`") {
+			continue
+		}
+		for _, v := range bindVars(w, a.Vars) {
+			if parts, ok := knownParts(v); ok {
+				add(strings.Fields(strings.Join(parts, " ")))
+			}
+		}
+		subst, positional := strings.Contains(w, "$(") || strings.Contains(w, "`"), positionalRef().MatchString(w)
+		for _, p := range a.Commands {
+			if subst && (printsWords(p) || path.Base(p.Name) == "printf") || positional && p.Wrapper {
+				add(strings.Fields(strings.Join(p.Args, " ")))
+			}
+		}
+		if subst {
+			add(inputWords(a))
+		}
+	}
+	if len(more) == 0 {
+		return c
+	}
+	c.Args = append(slices.Clip(c.Args), more...)
+	return c
+}
+
+// positionalRef matches a reference to a positional parameter: $1, ${1},
+// $@, $*, "${@}" and the like.
+var positionalRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{?[0-9@*]`)
+})
 
 // rootedHead reports whether w, a word with an unknown part, begins at
 // the home directory or the root (~/…, ~user…, /…) before that part: what
@@ -256,7 +345,7 @@ func bindVars(w string, vars map[string][]string) []string {
 			changed = true
 			for _, val := range vars[name] {
 				if len(next) < maxUnknownVariants {
-					next = append(next, v[:start]+val+v[end:])
+					next = append(next, v[:start]+bracedEnd(val, v[end:])+v[end:])
 				}
 			}
 		}
@@ -266,6 +355,24 @@ func bindVars(w string, vars map[string][]string) []string {
 		}
 	}
 	return out
+}
+
+// bracedEnd returns val, a variable's value put in before rest, with a
+// $name it ends with written ${name} when rest starts with a letter, digit
+// or underscore: y=q${x}sub with x="$PS4" is q${PS4}sub, not q$PS4sub, a
+// variable of another name (round 103).
+func bracedEnd(val, rest string) string {
+	i := strings.LastIndexByte(val, '$')
+	if rest == "" || !isNameChar(rest[0]) || i < 0 || i+1 == len(val) || val[i+1] >= '0' && val[i+1] <= '9' ||
+		strings.IndexFunc(val[i+1:], func(r rune) bool { return r > 0x7f || !isNameChar(byte(r)) }) >= 0 {
+		return val
+	}
+	return val[:i] + "${" + val[i+1:] + "}"
+}
+
+// isNameChar reports whether c may be part of a shell variable's name.
+func isNameChar(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // boundRef returns the first reference in v to a variable bound to known
@@ -290,23 +397,39 @@ func boundRef(v string, vars map[string][]string) (start, end int, name string) 
 // expansion the analysis kept as source text: $x, ${…}, $(…), $((…)),
 // `…`); false when an expansion does not end.
 func knownTail(w string) (string, bool) {
+	parts, ok := knownParts(w)
+	if !ok {
+		return "", false
+	}
+	return parts[len(parts)-1], true
+}
+
+// knownParts returns the texts of w around its unknown parts (see
+// knownTail), in order, "" where two meet or one starts or ends w: w
+// alone when it has none; false when an expansion does not end.
+func knownParts(w string) ([]string, bool) {
+	var parts []string
 	end := 0
+	cut := func(from, to int) { // an unknown part, w[from:to]
+		parts = append(parts, w[end:from])
+		end = to
+	}
 	for i := 0; i < len(w); i++ {
 		switch {
 		case w[i] == '`':
 			j := strings.IndexByte(w[i+1:], '`')
 			if j < 0 {
-				return "", false
+				return nil, false
 			}
+			cut(i, i+2+j)
 			i += 1 + j
-			end = i + 1
 		case w[i] == '$' && i+1 < len(w) && (w[i+1] == '(' || w[i+1] == '{'):
 			j := closing(w, i+1)
 			if j < 0 {
-				return "", false
+				return nil, false
 			}
+			cut(i, j+1)
 			i = j
-			end = i + 1
 		case w[i] == '$' && i+1 < len(w):
 			j := i + 1
 			if c := w[j]; c >= '0' && c <= '9' || strings.IndexByte("@*#?$!-", c) >= 0 {
@@ -317,12 +440,12 @@ func knownTail(w string) (string, bool) {
 				}
 			}
 			if j > i+1 {
+				cut(i, j)
 				i = j - 1
-				end = j
 			}
 		}
 	}
-	return w[end:], true
+	return append(parts, w[end:]), true
 }
 
 // closing returns the index of the bracket that closes the one at w[i]

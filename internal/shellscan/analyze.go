@@ -1391,32 +1391,39 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 	if inner && idx < len(an.a.units) {
 		an.a.units[idx].wrapper = true
 	}
-	if !dataArgs.get()[path.Base(ws[0].text)] {
-		for _, w := range ws[1:] {
-			if w.dynamic && path.Base(ws[0].text) == "kill" && lastJob(w) {
-				continue // the job the line put in the background: see killOperands
-			}
-			if w.dynamic {
-				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
+	// A command of dataArgs takes an argument only known when it runs;
+	// one with an option that reads more (optionReads) not an option a
+	// glob or brace makes: grep . sub {x,-R} and, in a project holding a
+	// file named -R, grep . sub * read the links under sub (round 104).
+	data := dataArgs.get()[path.Base(ws[0].text)]
+	if data && !optionReads(path.Base(ws[0].text)) {
+		return
+	}
+	for _, w := range ws[1:] {
+		if w.dynamic && path.Base(ws[0].text) == "kill" && lastJob(w) {
+			continue // the job the line put in the background: see killOperands
+		}
+		if w.dynamic && !data {
+			an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
+			break
+		}
+		if w.pattern && (strings.HasPrefix(w.text, "-") || !data && strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-") ||
+			data && braceMayLead(w.text, '-')) {
+			// {-delete,}, {0..-1} and -[d]elete (where ./-delete
+			// exists) are options, which the checks above took for
+			// operands; {a,b}.txt is no option.
+			an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument bash expands first, which may be an option")
+			break
+		}
+		if w.pattern && w.text != "" && strings.ContainsRune("*?[{", rune(w.text[0])) {
+			// * may expand to a file named --checkpoint-action=exec=…
+			// that the project holds: the caller looks (Patterns).
+			if len(an.a.patterns) >= maxAccessPaths {
+				an.opaque("the command is given too many patterns to check")
 				break
 			}
-			if w.pattern && (strings.HasPrefix(w.text, "-") || strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-")) {
-				// {-delete,}, {0..-1} and -[d]elete (where ./-delete
-				// exists) are options, which the checks above took for
-				// operands; {a,b}.txt is no option.
-				an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument bash expands first, which may be an option")
-				break
-			}
-			if w.pattern && w.text != "" && strings.ContainsRune("*?[{", rune(w.text[0])) {
-				// * may expand to a file named --checkpoint-action=exec=…
-				// that the project holds: the caller looks (Patterns).
-				if len(an.a.patterns) >= maxAccessPaths {
-					an.opaque("the command is given too many patterns to check")
-					break
-				}
-				an.a.patterns = append(an.a.patterns, w.text)
-				an.patternsAt, an.patternUnit = start, idx
-			}
+			an.a.patterns = append(an.a.patterns, w.text)
+			an.patternsAt, an.patternUnit = start, idx
 		}
 	}
 }
@@ -1457,6 +1464,18 @@ var dataArgs = lazy[map[string]bool]{build: func() map[string]bool {
 	}
 }}
 
+// optionReads reports whether name is a command of dataArgs with an
+// option that makes it read more than its operands say: a tree,
+// following links (grep -R, diff -rN), or the names a file holds (du
+// --files0-from).
+func optionReads(name string) bool {
+	switch name {
+	case "grep", "egrep", "fgrep", "diff", "du":
+		return true
+	}
+	return false
+}
+
 // isDigits reports whether s is a non-empty run of ASCII digits.
 func isDigits(s string) bool {
 	if s == "" {
@@ -1484,6 +1503,9 @@ type word struct {
 	// tooMany marks a brace expansion into more than maxBraceWords
 	// words.
 	tooMany bool
+	// bare are the spans of the text's $name expansions while the word
+	// is built (see braceBare).
+	bare [][2]int
 }
 
 // maxBraceWords bounds the words the analysis makes of one brace
@@ -1563,8 +1585,23 @@ func (an *analyzer) wordParts(w *syntax.Word, src string) word {
 	for i, p := range w.Parts {
 		an.part(p, src, i == 0 && tilde, false, &b, &out)
 	}
-	out.text = b.String()
+	out.text = braceBare(b.String(), out.bare)
+	out.bare = nil
 	return out
+}
+
+// braceBare returns text with each $name at one of the spans at (start
+// and end offsets) that is followed by a letter, digit or underscore
+// written ${name}: that text came from another part of the word
+// ("$PS4"sub is $PS4 then sub, not $PS4sub, round 103).
+func braceBare(text string, at [][2]int) string {
+	for i := len(at) - 1; i >= 0; i-- {
+		start, end := at[i][0], at[i][1]
+		if end < len(text) && isNameByte(text[end]) {
+			text = text[:start] + "${" + text[start+1:end] + "}" + text[end:]
+		}
+	}
+	return text
 }
 
 // braceAcrossQuotes reports whether w holds an unquoted '{' and a later
@@ -1664,7 +1701,11 @@ func (an *analyzer) part(p syntax.WordPart, src string, first, quoted bool, b *s
 		// Quoted or not, the value is only known at run time; command
 		// lets only the commands in dataArgs take such a word.
 		out.dynamic = true
-		b.WriteString(sourceText(src, p))
+		t := sourceText(src, p)
+		if p.Param != nil && t == "$"+p.Param.Value {
+			out.bare = append(out.bare, [2]int{b.Len(), b.Len() + len(t)}) // see braceBare
+		}
+		b.WriteString(t)
 	case *syntax.ProcSubst:
 		out.special = true
 		b.WriteString(sourceText(src, p))

@@ -44,7 +44,7 @@ func (an *analyzer) guessInner(args []word, depth, chain int) {
 			an.opaque("a command the analysis does not model is given " + clipName(t) + ", which may set the environment of a command it runs")
 			continue
 		}
-		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") && !strings.ContainsAny(t, shellSyntax) && !splitsByIFS(t) {
+		if t[0] != '-' && !strings.ContainsAny(t, " \t\n") && !strings.ContainsAny(t, shellSyntax) && !splitsByIFS(t) && !joinedExpansion(t) {
 			if envSubcommand(an.guessOf, args[:i], t) || i > 0 && namingOption(args[i-1].text) && t != "printenv" && envPrinterName(t) {
 				continue // poetry export, conda env export, helm env
 			}
@@ -217,7 +217,46 @@ func commandString(s string) bool {
 		builtinOnly.get()[f[0]] || f[0] == "!" || f[0] == "{" || f[0] == "(" {
 		return len(f) > 1 || strings.ContainsAny(s, ";&|")
 	}
-	return strings.ContainsAny(s, shellSyntax) || strings.Contains(s, "$(") || dollarContinued(s) || splitsByIFS(s)
+	return strings.ContainsAny(s, shellSyntax) || strings.Contains(s, "$(") || dollarContinued(s) || splitsByIFS(s) ||
+		joinedExpansion(f[0])
+}
+
+// joinedExpansion reports whether the word w holds an expansion ($x,
+// ${…}) joined to other text or to another expansion: sh splits its value
+// at blanks, and a value may hold one (PS4 is "+ "), so the word may be
+// several and its first a program of its own ('cat${PS4#+}sub/s/id_ed25519'
+// runs cat on sub/s/id_ed25519, round 103). One expansion alone ($PAGER,
+// ${x:-env}) is not: its words are its value's (see spelledEnvPrinter).
+func joinedExpansion(w string) bool {
+	i := strings.IndexByte(w, '$')
+	switch {
+	case i < 0:
+		return false
+	case i > 0:
+		return true
+	}
+	end := 1
+	switch {
+	case strings.HasPrefix(w, "${"):
+		depth := 0
+		for end = 1; end < len(w); end++ {
+			if w[end] == '{' {
+				depth++
+			} else if w[end] == '}' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		end++
+	case len(w) > 1 && (w[1] == '_' || isAlnum(w[1]) && !isDigits(w[1:2])):
+		for end < len(w) && isNameByte(w[end]) {
+			end++
+		}
+	default:
+		end = 2 // $1, $@, $#
+	}
+	return end < len(w)
 }
 
 // splitsByIFS reports whether s expands IFS, which sh splits into words
@@ -2049,12 +2088,13 @@ var prefixBuiltins = lazy[map[string]bool]{build: func() map[string]bool {
 
 // splitsProgram reports whether w, the program word of a command in a
 // command string, may be split into several words when it runs: it holds
-// an unquoted expansion of IFS (cat${IFS}x runs cat on x) or an indirect
-// one, which may name IFS. Other expansions are taken to hold no blank
-// ($PAGER, g${x}h): a variable the string sets the walk binds.
+// an unquoted expansion of IFS (cat${IFS}x runs cat on x), an indirect one,
+// which may name IFS, or one joined to other text, whose value may hold a
+// blank (cat${PS4#+}x runs cat on x, g${x}h is unknown, round 103). One
+// expansion alone ($PAGER) is a program only known when it runs.
 func splitsProgram(w *syntax.Word) bool {
 	for _, part := range w.Parts {
-		if p, ok := part.(*syntax.ParamExp); ok && (p.Excl || p.Param != nil && p.Param.Value == "IFS") {
+		if p, ok := part.(*syntax.ParamExp); ok && (len(w.Parts) > 1 || p.Excl || p.Param != nil && p.Param.Value == "IFS") {
 			return true
 		}
 	}

@@ -292,3 +292,17 @@ func TestWithValues(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinedExpansion checks which words a runner hands to sh may be split
+// there: an expansion joined to other text or another (round 103).
+func TestJoinedExpansion(t *testing.T) {
+	for w, want := range map[string]bool{
+		"cat${PS4#+}sub/s/id_ed25519": true, "${x}cat${PS4#+}x": true, "nice${PS4#+}env": true,
+		"g${x}h": true, "$a$b": true, "$1x": true, "x$": true, "${x:-a}b": true,
+		"$PAGER": false, "${x:-env}": false, "${a{b}}": false, "$1": false, "cat": false, "${x": false,
+	} {
+		if got := joinedExpansion(w); got != want {
+			t.Errorf("joinedExpansion(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

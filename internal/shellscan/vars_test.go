@@ -23,6 +23,9 @@ func TestAnalyzeVarsAndDynamicReads(t *testing.T) {
 		{`a=(~/.netrc y); cat $a`, map[string][]string{"a": {"/home/u/.netrc", "y"}}, []string{"$a"}, false},
 		{`h+=x; cat $h`, nil, []string{"$h"}, false},
 		{`cat "$OLDPWD/.pgpass" README`, nil, []string{"$OLDPWD/.pgpass"}, false},
+		// A bare $name followed by text of another part is written
+		// ${name}: "$PS4"sub is PS4 then sub (round 103).
+		{`cat x$PS4"sub/s/id" "$a"b $c/d "$e"`, nil, []string{"x${PS4}sub/s/id", "${a}b", "$c/d", "$e"}, false},
 		{`cd -; cat .pgpass`, nil, nil, true},
 		{`cd src; cat x`, nil, nil, false},
 	} {
