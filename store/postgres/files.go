@@ -93,7 +93,7 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 // leaves a project lite-agent verify reports as incomplete; running
 // ImportFiles again from the same files removes that partial copy first
 // and completes the import. Two imports into one project exclude each
-// other.
+// other: the second fails at once with an *[ImportRunningError].
 func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (rep FilesReport, err error) {
 	src, err := p.side(paths)
 	if err != nil {

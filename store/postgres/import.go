@@ -451,11 +451,26 @@ func (p *Project) clearImportMarker(ctx context.Context, tx db) error {
 	return err
 }
 
+// An ImportRunningError reports that another import into the same
+// project holds the project's import lock, so this one did not start and
+// changed nothing. The lock ends with the importing process's database
+// session: an import that was killed lets the next one run once the
+// server has noticed.
+type ImportRunningError struct {
+	// Namespace and Project name the project being imported into.
+	Namespace, Project string
+}
+
+// Error names the project.
+func (e *ImportRunningError) Error() string {
+	return fmt.Sprintf("postgres: another import into project %s of namespace %s is running", e.Project, e.Namespace)
+}
+
 // lockImport takes the advisory lock that one import into p holds while it
 // runs, on a connection of its own outside the pool (so that the copy
 // never waits for it, whatever the pool's size), so that the server
 // releases it when the importing process dies. It returns the function
-// that releases it. Another import holding it is an error.
+// that releases it. Another import holding it is an *ImportRunningError.
 func (p *Project) lockImport(ctx context.Context) (func(), error) {
 	conn, err := pgx.ConnectConfig(ctx, p.s.pool.Config().ConnConfig.Copy())
 	if err != nil {
@@ -470,7 +485,7 @@ func (p *Project) lockImport(ctx context.Context) (func(), error) {
 	}
 	if !ok {
 		done()
-		return nil, fmt.Errorf("postgres: another import into project %s of namespace %s is running", p.project, p.ns)
+		return nil, &ImportRunningError{Namespace: p.ns, Project: p.project}
 	}
 	return done, nil
 }

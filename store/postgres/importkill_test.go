@@ -122,7 +122,7 @@ func TestKilledImportIsMarkedAndARerunCompletes(t *testing.T) {
 			var rep postgres.FilesReport
 			for {
 				rep, err = p.ImportFiles(rctx, paths)
-				if err == nil || !strings.Contains(err.Error(), "another import") || rctx.Err() != nil {
+				if running := (*postgres.ImportRunningError)(nil); !errors.As(err, &running) || rctx.Err() != nil {
 					break
 				}
 				time.Sleep(50 * time.Millisecond)
@@ -201,5 +201,31 @@ func TestImportWithAPoolOfOneConnection(t *testing.T) {
 	rep, err := p.ImportFiles(ctx, paths)
 	if err != nil || !rep.Verified {
 		t.Fatalf("ImportFiles with MaxConns 1 = %+v, %v", rep, err)
+	}
+}
+
+// A second import into a project while one runs fails at once with an
+// *ImportRunningError and changes nothing: the first completes with
+// exactly the files' records.
+func TestASecondImportWhileOneRunsIsAnImportRunningError(t *testing.T) {
+	paths, _ := importSource(t)
+	st := openStore(t, postgres.Options{Schema: freshSchema(t)})
+	p, err := st.Project(storage.Encoding{Namespace: paths.Namespace, ProjectID: paths.Hash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	var second error
+	postgres.SetImportChecked(p, func() { _, second = p.ImportFiles(ctx, paths) })
+	rep, err := p.ImportFiles(ctx, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var running *postgres.ImportRunningError
+	if !errors.As(second, &running) || running.Project != paths.Hash || running.Namespace != paths.Namespace {
+		t.Fatalf("an import while one runs = %v (%T), want an *ImportRunningError naming the project", second, second)
+	}
+	if !rep.Verified || rep.Sessions != 3 || rep.Records != 9 {
+		t.Errorf("the first import's report %+v", rep)
 	}
 }
