@@ -401,9 +401,12 @@ func copiesLinks(c shellscan.Command) bool {
 // runner given it as a string (hyperfine 'cp -r sub t': hyperfine). It
 // is no command of its own; a command of a string given to a runner,
 // marked Wrapper (the cp of hyperfine 'cp -r sub t; cat
-// t/s/id_ed25519'), is one.
+// t/s/id_ed25519'), is one. One of the two must be marked Wrapper, as
+// the analysis marks a wrapper (timeout) and what a runner's string runs:
+// a command whose words merely end with the next one's text (cat
+// t/s/id_ed25519 cp -r sub t; cp -r sub t) is a command of its own.
 func onlyWraps(cmds []shellscan.Command, i int) bool {
-	return i+1 < len(cmds) && strings.HasSuffix(cmds[i].Text, " "+cmds[i+1].Text)
+	return i+1 < len(cmds) && (cmds[i].Wrapper || cmds[i+1].Wrapper) && strings.HasSuffix(cmds[i].Text, " "+cmds[i+1].Text)
 }
 
 // secretThroughLinks returns, as the line names it, a directory the line
