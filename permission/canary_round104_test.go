@@ -82,15 +82,9 @@ var roundOrdinary104 = []string{
 func TestCanaryRound104(t *testing.T) {
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
-	for _, line := range canaryRound104Options {
-		wantCredentialPrinted(t, line)
-	}
-	wantDecisions(t, decide, canaryRound104Options, roundOrdinary104)
+	wantPrintedAndAsked(t, decide, canaryRound104Options, roundOrdinary104)
 	wantDecisions(t, decide, canaryRound104Runners, roundOrdinary104Runners)
-	for _, line := range canaryRound104Globs {
-		wantCredentialPrinted(t, line)
-	}
-	wantDecisions(t, decide, canaryRound104Globs, []string{`grep -n x {README,doc/a}`, `cat {a,b}-x.txt`, `ls *`, `grep x *.go`})
+	wantPrintedAndAsked(t, decide, canaryRound104Globs, []string{`grep -n x {README,doc/a}`, `cat {a,b}-x.txt`, `ls *`, `grep x *.go`})
 	for _, line := range canaryRound104DashFile {
 		wantCredentialPrinted(t, "touch ./-R; "+line)
 	}

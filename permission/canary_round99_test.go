@@ -128,6 +128,17 @@ func TestRound99CargoExternalSubcommand(t *testing.T) {
 	wantDecisions(t, decide, nil, []string{`cargo build`, `cargo +nightly test`, `cargo run -- --help`, `cargo -C sub build`, `cargo nextest run`})
 }
 
+// wantPrintedAndAsked checks that each of asks prints the token or the key
+// in real bash (see wantCredentialPrinted) and that decide asks for it,
+// and that decide allows each of allows.
+func wantPrintedAndAsked(t *testing.T, decide func(line string) permission.Verdict, asks, allows []string) {
+	t.Helper()
+	for _, line := range asks {
+		wantCredentialPrinted(t, line)
+	}
+	wantDecisions(t, decide, asks, allows)
+}
+
 // wantCredentialPrinted runs line in real bash in round 84's fixture with
 // round 94's credential variables and fails unless it printed the token
 // or the key.
