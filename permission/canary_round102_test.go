@@ -28,10 +28,7 @@ func TestCanaryRound102(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
-	for _, line := range canaryRound102 {
-		wantCredentialPrinted(t, line)
-	}
-	wantDecisions(t, decide, canaryRound102, []string{
+	wantPrintedAndAsked(t, decide, canaryRound102, []string{
 		`hyperfine -r1 'set -eu; $PAGER README'`, `hyperfine -r1 '${x:-echo} hi'`, `hyperfine -r1 'sleep ${N:-0}'`,
 		`hyperfine -r1 '${PAGER:-cat} README'`,
 	})

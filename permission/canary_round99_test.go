@@ -59,12 +59,7 @@ func TestCanaryRound99(t *testing.T) {
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
-	for _, line := range canaryRound99 {
-		wantCredentialPrinted(t, line)
-		if v := decide(line); v.Decision != permission.Ask {
-			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	wantPrintedAndAsked(t, decide, canaryRound99, nil)
 	for _, line := range canaryRound99Writes {
 		home, wd := round84Fixture(t)
 		cmd := exec.CommandContext(t.Context(), "/bin/bash", "-c", line)
@@ -79,14 +74,7 @@ func TestCanaryRound99(t *testing.T) {
 			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
 		}
 	}
-	for _, line := range canaryRound99Ordinary {
-		if out := runRound84(t, line, round94Env()...); strings.Contains(out, round94Token) {
-			t.Errorf("ordinary line %q printed the token: %q", line, out)
-		}
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	wantQuietAndAllowed(t, decide, canaryRound99Ordinary)
 }
 
 // cargo runs a subcommand it does not have as cargo-NAME from PATH
@@ -137,6 +125,19 @@ func wantPrintedAndAsked(t *testing.T, decide func(line string) permission.Verdi
 		wantCredentialPrinted(t, line)
 	}
 	wantDecisions(t, decide, asks, allows)
+}
+
+// wantQuietAndAllowed checks that each of lines, run in real bash in round
+// 84's fixture with round 94's credential variables, prints no token and
+// that decide allows it.
+func wantQuietAndAllowed(t *testing.T, decide func(line string) permission.Verdict, lines []string) {
+	t.Helper()
+	for _, line := range lines {
+		if out := runRound84(t, line, round94Env()...); strings.Contains(out, round94Token) {
+			t.Errorf("ordinary line %q printed the token: %q", line, out)
+		}
+	}
+	wantDecisions(t, decide, nil, lines)
 }
 
 // wantCredentialPrinted runs line in real bash in round 84's fixture with
