@@ -1407,8 +1407,8 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 			an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
 			break
 		}
-		if w.pattern && (strings.HasPrefix(w.text, "-") || !data && strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-") ||
-			data && braceMayLead(w.text, '-')) {
+		if w.pattern && (strings.HasPrefix(w.text, "-") && !(data && patternValued(path.Base(ws[0].text), w.text)) ||
+			!data && strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-") || data && braceMayLead(w.text, '-')) {
 			// {-delete,}, {0..-1} and -[d]elete (where ./-delete
 			// exists) are options, which the checks above took for
 			// operands; {a,b}.txt is no option.
@@ -1474,6 +1474,27 @@ func optionReads(name string) bool {
 		return true
 	}
 	return false
+}
+
+// patternValued reports whether w, a word of command name that bash
+// expands (a glob or a brace), is one of name's long options whose value
+// is a file-name pattern, written whole with its '=' before the first
+// character that expands: grep -rn TODO --include=*.go . and
+// --include=*.{go,md}. Whatever bash makes of it starts with the same
+// option, given another pattern, which changes no file the command reads
+// beyond those its operands name. An abbreviated name (--exclude-f is
+// --exclude-from, which reads a file) or one an expansion makes
+// (--{include,directories}=…) is not one.
+func patternValued(name, w string) bool {
+	var opts []string
+	switch name {
+	case "grep", "egrep", "fgrep":
+		opts = []string{"include", "exclude", "exclude-dir"}
+	case "diff", "du":
+		opts = []string{"exclude"}
+	}
+	opt, _, ok := strings.Cut(strings.TrimPrefix(w, "--"), "=")
+	return ok && strings.HasPrefix(w, "--") && slices.Contains(opts, opt)
 }
 
 // isDigits reports whether s is a non-empty run of ASCII digits.
