@@ -184,6 +184,9 @@ type analyzer struct {
 	// shellVars holds the assignments that set a shell variable no
 	// program reads (see shellVar).
 	shellVars map[*syntax.Assign]bool
+	// overflowed holds the variables the line binds to more values than
+	// an analysis records (see bind): they stay out of vars.
+	overflowed map[string]bool
 
 	home, workdir string
 	a             *bashAnalysis
@@ -1964,8 +1967,16 @@ const (
 // bind records that the line binds the shell variable name, with the
 // values vs (as words after the known expansions; an unknown expansion
 // keeps its source text); no values means data only known when the line
-// runs (read x). A variable bound more than once has every value.
+// runs (read x). A variable bound more than once has every value. One
+// bound to more than maxVarValues values is left out of vars for the rest
+// of the line (see overflow), as one of the environment is: a value
+// dropped would be a path no check sees (for f in doc/a0 … doc/a70
+// sub/s/id_ed25519; do cat $f; done printed the key, the 65th value
+// unchecked).
 func (an *analyzer) bind(name string, vs ...string) {
+	if an.overflowed[name] {
+		return
+	}
 	if an.a.vars == nil {
 		an.a.vars = map[string][]string{}
 	}
@@ -1974,11 +1985,28 @@ func (an *analyzer) bind(name string, vs ...string) {
 		old = []string{}
 	}
 	for _, v := range vs {
-		if len(old) < maxVarValues && !slices.Contains(old, v) {
-			old = append(old, v)
+		if slices.Contains(old, v) {
+			continue
 		}
+		if len(old) >= maxVarValues {
+			an.overflow(name)
+			return
+		}
+		old = append(old, v)
 	}
 	an.a.vars[name] = old
+}
+
+// overflow leaves the variable name out of vars for the rest of the line:
+// the gate takes it for one of the environment, whose value may be any
+// path, and not for one bound to data the line reads (read f), which it
+// trusts.
+func (an *analyzer) overflow(name string) {
+	if an.overflowed == nil {
+		an.overflowed = map[string]bool{}
+	}
+	an.overflowed[name] = true
+	delete(an.a.vars, name)
 }
 
 // loopValues binds the variable of a for loop to the words of its list
@@ -1988,6 +2016,11 @@ func (an *analyzer) loopValues(it *syntax.WordIter, src string) {
 	var vs []string
 	for _, w := range it.Items {
 		ev := an.word(w, src)
+		if ev.tooMany {
+			// The words past maxBraceWords are values no check sees.
+			an.overflow(it.Name.Value)
+			return
+		}
 		if len(ev.alts) > 0 {
 			for _, a := range ev.alts {
 				vs = append(vs, a.text)
