@@ -29,6 +29,13 @@ func canaryCaps() []string {
 		`for f in doc/a{0..70} sub/s/id_ed25519; do cat $f 2>/dev/null; done`,
 		`for f in ` + files + `; do :; done; f=sub/s/id_ed25519; cat $f`,
 		`for f in doc/a{0..300}; do :; done; for f in sub/s/id_ed25519; do cat $f; done`,
+		// More words of a word with two variables than the gate makes.
+		`for a in x0 x1 x2 x3 x4 x5 x6 x7 x8 sub; do for b in /y0 /y1 /y2 /y3 /y4 /y5 /y6 /y7 /s/id_ed25519; do cat $a$b 2>/dev/null; done; done`,
+		`for a in x0 x1 x2 x3 x4 x5 x6 x7 x8 sub; do for b in /y0 /y1 /y2 /y3 /y4 /y5 /y6 /y7 /s/id_ed25519; do cat "$a$b" 2>/dev/null; done; done`,
+		// More reads only known when the line runs than the analysis
+		// records.
+		`x=a; cat ` + manyWords("doc/${x}%d", 70) + ` ~/$(echo .ssh/id_ed25519) 2>/dev/null`,
+		`x=a; cat ` + manyWords("doc/${x}%d", 70) + ` $(cd; pwd)/.ssh/id_ed25519 2>/dev/null`,
 	}
 }
 
