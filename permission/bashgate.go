@@ -47,7 +47,7 @@ type bashScreen struct {
 // deletes a protected path, and whether it is opaque, either to the
 // analysis or because it writes outside the workdir's ordinary files.
 func (g *Gate) screenBash(call Call) bashScreen {
-	g = g.withCurrentHooks().withEnvSecrets()
+	g = g.withCurrentHooks().withEnvSecrets().withSecretSet()
 	input := parseInput(call.Input)
 	if m, ok := input.(map[string]any); ok {
 		for k := range m {

@@ -17,6 +17,18 @@ var benchLines = map[string]string{
 	"short":  "git status",
 	"chain":  "git add -A && git commit -m \"$(date)\" && git push origin main | tee log.txt",
 	"nested": `bash -c "cd src && find . -name '*.go' -exec grep -l TODO {} \; | xargs wc -l > /tmp/out" && eval "echo done"`,
+	// A line naming many files, each checked against every secret
+	// location.
+	"files200": "wc -l" + manyFiles(200),
+}
+
+// manyFiles returns n file names, each after a blank.
+func manyFiles(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, " src/pkg%d/file.go", i)
+	}
+	return b.String()
 }
 
 func benchRules() []Rule {

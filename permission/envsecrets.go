@@ -37,5 +37,27 @@ func (g *Gate) withEnvSecrets() *Gate {
 	}
 	c := *g
 	c.secrets = append(slices.Clip(g.secrets), extra...)
+	c.secretSet = nil
 	return &c
+}
+
+// withSecretSet returns a copy of g whose secret locations are resolved
+// through symbolic links once, for the checks of one bash line: a word
+// is checked against every location, and resolving each location again
+// for each word made a line of 200 file names take seconds to decide.
+func (g *Gate) withSecretSet() *Gate {
+	c := *g
+	c.secretSet = pathmatch.NewSet(g.secrets)
+	return &c
+}
+
+// hitsSecretLocation reports whether target, lexically or resolved,
+// names one of g's secret locations or lies beneath one (with ancestors,
+// also whether it is a directory holding one): [pathmatch.Hits] on
+// g.secrets, prepared once for a bash line when withSecretSet made g.
+func (g *Gate) hitsSecretLocation(target string, ancestors bool) bool {
+	if g.secretSet != nil {
+		return g.secretSet.Hits(target, ancestors)
+	}
+	return pathmatch.Hits(target, g.secrets, ancestors)
 }

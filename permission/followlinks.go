@@ -325,7 +325,7 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 				// again for each of thousands of links is looked up
 				// against the secrets resolved once.
 				to := pathmatch.ResolveFrom(p, cwd)
-				if pathmatch.Hits(to, g.secrets, false) || pathmatch.Hits(to, w.secretPaths(g), false) ||
+				if g.hitsSecretLocation(to, false) || pathmatch.Hits(to, w.secretPaths(g), false) ||
 					secretpaths.IsProcSecret(filepath.ToSlash(to), false) {
 					return true
 				}

@@ -351,6 +351,9 @@ type Gate struct {
 	// secrets are the paths a bash line asks to read (see
 	// [RuleBashSecretRead]).
 	secrets []string
+	// secretSet is secrets prepared for one bash decision (see
+	// [Gate.withSecretSet]); nil outside one.
+	secretSet *pathmatch.Set
 	// bashTurn holds one token, which a bash call of a wrapped tool takes
 	// from before it is decided until it returns; a child gate shares it.
 	bashTurn chan struct{}

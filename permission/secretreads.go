@@ -227,7 +227,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 func (g *Gate) namesSecretWord(dirs []string, p string) bool {
 	for _, dir := range dirs {
 		if target := g.absTarget(dir, p); target != "" &&
-			(pathmatch.Hits(target, g.secrets, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
+			(g.hitsSecretLocation(target, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
 				secretpaths.IsProcSecret(filepath.ToSlash(pathmatch.Resolve(target)), false)) {
 			return true
 		}
@@ -308,7 +308,7 @@ func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
 // command in the directory cwd, names a secret location or lies beneath
 // one (with tree, also whether it is a directory holding one).
 func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
-	if pathmatch.Hits(target, g.secrets, tree) {
+	if g.hitsSecretLocation(target, tree) {
 		return true
 	}
 	// Beneath a file descriptor, which may be any directory the line
@@ -318,7 +318,7 @@ func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
 	}
 	// Through a link to /proc/self/cwd, as the command, in cwd, opens it.
 	from := pathmatch.ResolveFrom(target, cwd)
-	if pathmatch.Hits(from, g.secrets, tree) {
+	if g.hitsSecretLocation(from, tree) {
 		return true
 	}
 	for _, c := range []string{filepath.Clean(target), pathmatch.Resolve(target), from} {

@@ -42,14 +42,34 @@ func LiteralDir(pattern string) string {
 // (macOS's default) opens them: .Lite-Agent/permissions.json is the
 // protected .lite-agent/permissions.json there.
 func Hits(target string, protected []string, ancestors bool) bool {
-	cands := []string{filepath.Clean(target), Resolve(target)}
+	return NewSet(protected).Hits(target, ancestors)
+}
+
+// A Set is a list of protected paths prepared for many calls of
+// [Set.Hits]: each path's own form and its form resolved through
+// symbolic links, folded, computed once. Hits on a Set answers as [Hits]
+// on its paths did when the Set was made: a Set is for one decision,
+// not to keep across changes of the file system.
+type Set struct {
+	forms []string
+}
+
+// NewSet returns protected prepared for [Set.Hits].
+func NewSet(protected []string) *Set {
+	s := &Set{forms: make([]string, 0, 2*len(protected))}
 	for _, prot := range protected {
-		for _, pp := range []string{prot, Resolve(prot)} {
-			for _, c := range cands {
-				c, pp := foldName(c), foldName(pp)
-				if Within(c, pp) || ancestors && Within(pp, c) {
-					return true
-				}
+		s.forms = append(s.forms, foldName(prot), foldName(Resolve(prot)))
+	}
+	return s
+}
+
+// Hits is [Hits] for the paths of s.
+func (s *Set) Hits(target string, ancestors bool) bool {
+	cands := [2]string{foldName(filepath.Clean(target)), foldName(Resolve(target))}
+	for _, pp := range s.forms {
+		for _, c := range cands {
+			if Within(c, pp) || ancestors && Within(pp, c) {
+				return true
 			}
 		}
 	}
