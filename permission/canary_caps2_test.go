@@ -54,3 +54,36 @@ func TestCanaryCapsWritten(t *testing.T) {
 	}
 	wantDecisions(t, decide, lines, canaryCapsWrittenOrdinary)
 }
+
+// cdChain returns n cd commands to missing directories joined by ||.
+func cdChain(n int) string {
+	return strings.ReplaceAll(manyWords("cd d%d 2>/dev/null", n), "null cd", "null || cd")
+}
+
+// canaryCapsCwds are lines whose cd candidates pass maxCwds before the cd
+// into sub: sub was dropped, the read judged by its text alone (s is a
+// link to ~/.ssh), and each printed the key in real bash and was allowed.
+func canaryCapsCwds() []string {
+	return []string{
+		`{ ` + cdChain(4) + ` || cd sub; }; cat s/id_ed25519`,
+		`{ ` + cdChain(20) + ` || cd sub; }; cat s/id_ed25519`,
+		`cd doc; { ` + cdChain(8) + ` || cd ../sub; }; head -1 s/id_ed25519`,
+	}
+}
+
+// canaryCapsCwdsOrdinary stay allowed: fewer candidate directories.
+func canaryCapsCwdsOrdinary() []string {
+	return []string{
+		`{ ` + cdChain(2) + ` || cd doc; }; cat a`,
+		`cd doc && cat a && cd .. && cat README`,
+	}
+}
+
+// TestCanaryCapsCwds checks that a line past the bound of candidate
+// working directories asks.
+func TestCanaryCapsCwds(t *testing.T) {
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	wantPrintedAndAsked(t, decide, canaryCapsCwds(), nil)
+	wantQuietAndAllowed(t, decide, canaryCapsCwdsOrdinary())
+}
