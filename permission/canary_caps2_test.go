@@ -87,3 +87,27 @@ func TestCanaryCapsCwds(t *testing.T) {
 	wantPrintedAndAsked(t, decide, canaryCapsCwds(), nil)
 	wantQuietAndAllowed(t, decide, canaryCapsCwdsOrdinary())
 }
+
+// canaryCapsDirsUnknown are lines that change to a directory the analysis
+// cannot follow (through /proc/self/cwd) and read a relative
+// path through a link there: only the path's text was judged, s/id_ed25519
+// looks like no secret, and each printed the key in real bash and was
+// allowed.
+var canaryCapsDirsUnknown = []string{
+	`cd /proc/self/cwd/sub; cat s/id_ed25519 s/../a/credentials`,
+	`cd /proc/self/cwd/sub; cat s/id_ed25519`,
+	`cd /proc/self/cwd/sub && head -1 s/id_ed25519`,
+}
+
+// canaryCapsDirsUnknownOrdinary stay allowed: a file of the directory
+// itself read after such a cd.
+var canaryCapsDirsUnknownOrdinary = []string{`cd l/doc; cat a`, `cd -P doc/.. && cat README`}
+
+// TestCanaryCapsDirsUnknown checks that a relative path through a
+// directory read after a cd the analysis cannot follow asks.
+func TestCanaryCapsDirsUnknown(t *testing.T) {
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	wantPrintedAndAsked(t, decide, canaryCapsDirsUnknown, nil)
+	wantQuietAndAllowed(t, decide, canaryCapsDirsUnknownOrdinary)
+}
