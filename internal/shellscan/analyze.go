@@ -344,6 +344,11 @@ func analyzeBashRecipes(line, home, workdir string, read RecipeReader, secretVar
 				an.pathsUnknown("the working directory changes to a place the analysis cannot follow")
 				if acc.mode != modeRead || acc.unknown {
 					an.opaque("a relative path is written after the working directory changed to a place the analysis cannot follow")
+				} else if strings.Contains(strings.TrimPrefix(path.Clean(acc.path), "./"), "/") {
+					// Its directories may be links there (cd l/sub; cat
+					// s/id_ed25519, l a link to /proc/self/cwd and s to
+					// ~/.ssh): only its last name is judged by its text.
+					an.opaque("a relative path through a directory is read after the working directory changed to a place the analysis cannot follow")
 				}
 			}
 		}

@@ -1364,9 +1364,19 @@ func (an *analyzer) write(p, text string, appending bool) {
 		} else {
 			delete(an.unknownText, key)
 		}
-		if len(t) <= maxCommandLen {
-			an.written[key] = t
+		if len(t) > maxCommandLen {
+			// Past the bound the text is not kept, and the file holds
+			// one only known when it runs: keeping the text it held
+			// before (or none) would drop what follows unchecked (cat
+			// a b b > x, b long, spelled x without b's commands).
+			delete(an.written, key)
+			if an.unknownText == nil {
+				an.unknownText = map[string]bool{}
+			}
+			an.unknownText[key] = true
+			continue
 		}
+		an.written[key] = t
 	}
 }
 
