@@ -225,7 +225,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 // secret location or a path beneath one (not a directory holding one: echo
 // ~ is no read).
 func (g *Gate) namesSecretWord(dirs []string, p string) bool {
-	for _, dir := range dirs {
+	for _, dir := range g.kernelDirs(dirs) {
 		if target := g.absTarget(dir, p); target != "" &&
 			(g.hitsSecretLocation(target, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
 				secretpaths.IsProcSecret(filepath.ToSlash(pathmatch.Resolve(target)), false)) {
@@ -233,6 +233,29 @@ func (g *Gate) namesSecretWord(dirs []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// kernelDirs returns dirs, an analysis's Dirs, with the directory each
+// is as the kernel resolves it when the line's cd runs from the workdir
+// added where that differs: a link to /proc/self/cwd on the way leads to
+// the shell's own directory then, not to the gate's, so cd l/sub; cat
+// s/id_ed25519 (l a link to /proc/self/cwd, sub/s one to ~/.ssh) reads
+// sub/s/id_ed25519 of the workdir.
+func (g *Gate) kernelDirs(dirs []string) []string {
+	out := dirs
+	for _, d := range dirs {
+		cwd := g.cwdOf(d)
+		if cwd == "" || g.workdir == "" {
+			continue
+		}
+		if r := pathmatch.ResolveFrom(cwd, g.workdir); r != cwd && r != "" && !slices.Contains(out, r) {
+			if len(out) == len(dirs) {
+				out = slices.Clone(dirs)
+			}
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // tildeWords returns the paths bash may make of the word w that begins
@@ -281,7 +304,7 @@ func fileWords(w string) []string {
 // also whether it is a directory holding one), lexically or through
 // symbolic links and "..".
 func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
-	for _, dir := range dirs {
+	for _, dir := range g.kernelDirs(dirs) {
 		target := g.absTarget(dir, p)
 		if target == "" {
 			continue

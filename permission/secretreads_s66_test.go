@@ -36,8 +36,7 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		`grep -h . "$D/.aws/credentials"`, `cat $GNUPGHOME/../.netrc`, `cat "$X/../..//.netrc"`,
 		`cat $X/./.netrc`, `ls $X; cat "$X"`, `cat $X/{x,.pgpass}`, `cat "$X"/.SSH/id_rsa`, `cat $KUBECONFIG`, `cat $P/environ`, `cat $((0))/.pgpass`,
 		// A working directory the gate cannot know (cd - goes to OLDPWD).
-		`cd -; cat .pgpass`, `cd - >/dev/null && cat .config/gh/hosts.yml`, `cd -; head ./.netrc`,
-		`cd -; cat .ss*/id_rsa`, `cd -; cat x/../.aws/credentials`,
+		`cd -; cat .pgpass`, `cd -; head ./.netrc`, `cd -; cat .ss*/id_rsa`,
 		// A known start at the home or the root, then an unknown part:
 		// any path beneath it (before-stop attack of stop 50).
 		`cat ~/"$(echo .pgpass)"`, `cat ~/$(echo .pgpass)`, `cat /tmp/$(echo ../../root/.netrc)`,
@@ -47,6 +46,11 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
 		}
 	}
+	// A relative path through a directory read after such a cd makes the
+	// line opaque before the secret read is judged (its directories may
+	// be links: cd /proc/self/cwd/sub; cat s/id_ed25519, stop 55's caps
+	// round): an ask of the analysis.
+	wantDecisions(t, decide, []string{`cd - >/dev/null && cat .config/gh/hosts.yml`, `cd -; cat x/../.aws/credentials`}, nil)
 	// A command string given to a program the gate does not model binds
 	// its loop variables as the line does (gatestr67): the loop over the
 	// workdir's files is judged as the same loop on the line, and one over
