@@ -20,6 +20,33 @@ var canaryRound105Braces = []string{
 // allowed.
 var roundOrdinary105Braces = []string{`printenv {PATH,HOME}`, `printenv PATH`, `printenv HOME{,}`, `echo GITHUB_TOKE{N,}`}
 
+// canaryRound105Dirs are lines whose word begins with a part the
+// analysis does not know but which is the working directory (or one the
+// line went to), named in another way than ~+ and $PWD before a cd: the
+// directory stack's ~0, ~1, ~+1, ~-0 and dirs +1, $PWD and $OLDPWD after
+// a cd, $(pwd), $(realpath .), a variable holding $(pwd). The tail after
+// it (/sub/s/id_ed25519) names no secret by itself, but read from the
+// working directory it is the project's link into ~/.ssh; each line was
+// allowed.
+var canaryRound105Dirs = []string{
+	`cat ~0/sub/s/id_ed25519`, `pushd sub >/dev/null; cat ~0/s/id_ed25519`, `pushd sub >/dev/null; cat ~1/sub/s/id_ed25519`,
+	`pushd sub >/dev/null; cat ~+1/sub/s/id_ed25519`, `pushd sub >/dev/null; cat ~-0/sub/s/id_ed25519`,
+	`pushd sub >/dev/null; cat $(dirs +1)/sub/s/id_ed25519`, `pushd sub >/dev/null; cat $(dirs -l +0)/s/id_ed25519`,
+	`cd sub; cat $OLDPWD/sub/s/id_ed25519`, `cd sub; cat "$OLDPWD"/sub/s/id_ed25519`, `cd sub; cat $PWD/s/id_ed25519`,
+	`cd sub; cat ${PWD}/s/id_ed25519`, `cd sub; cat "$PWD/s/id_ed25519"`, `cat $(pwd)/sub/s/id_ed25519`,
+	`cat $(pwd -P)/sub/s/id_ed25519`, `cat "$(pwd)"/sub/s/id_ed25519`, `cat $(pwd)/l2/home/.ssh/id_ed25519`,
+	`cat $(echo $PWD)/sub/s/id_ed25519`, `d=$(pwd); cat $d/sub/s/id_ed25519`, `d=$(pwd)/sub; cat $d/s/id_ed25519`,
+	`cat $(cd sub; pwd)/s/id_ed25519`, `cat $(realpath .)/sub/s/id_ed25519`, `cat $(readlink -f .)/sub/s/id_ed25519`,
+	`cat $(cd sub && pwd)/s/id_ed25519`,
+}
+
+// roundOrdinary105Dirs are ordinary lines near canaryRound105Dirs, which
+// stay allowed.
+var roundOrdinary105Dirs = []string{
+	`cat $(pwd)/README`, `cd sub; cat $PWD/x`, `cat ~0/README`, `pushd doc >/dev/null; cat ~0/a`, `cat $X/README`,
+	`wc -l "$(git rev-parse --show-toplevel)"/README`, `cat "$OLDPWD"/README`, `ls ~0`, `for f in doc/*; do cat "$f"; done`,
+}
+
 // TestCanaryRound105 checks that each line prints the token or the key
 // in real bash and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound105(t *testing.T) {
@@ -27,4 +54,6 @@ func TestCanaryRound105(t *testing.T) {
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryRound105Braces, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Braces)
+	wantPrintedAndAsked(t, decide, canaryRound105Dirs, nil)
+	wantQuietAndAllowed(t, decide, roundOrdinary105Dirs)
 }

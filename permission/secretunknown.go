@@ -84,6 +84,14 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			if tail != "" && g.tailMaySecret(tail) {
 				return true
 			}
+			if strings.HasPrefix(tail, "/") && g.namesSecret(a.Dirs, "."+tail, strings.ContainsAny(tail, "*?[{"), tree) {
+				// The unknown part may be the working directory, which
+				// the line names in many ways ($(pwd), $PWD or $OLDPWD
+				// after a cd, $(realpath .), $(dirs +1)): the tail is
+				// then read from there (cat $(pwd)/sub/s/id_ed25519
+				// read the key through the project's link, round 105).
+				return true
+			}
 			if whole && tail == "" && g.wholeUnknownMaySecret(v, a.Vars) {
 				return true
 			}
