@@ -47,6 +47,20 @@ var roundOrdinary105Dirs = []string{
 	`wc -l "$(git rev-parse --show-toplevel)"/README`, `cat "$OLDPWD"/README`, `ls ~0`, `for f in doc/*; do cat "$f"; done`,
 }
 
+// canaryRound105Positional are lines whose path is made of sh -c's
+// positional parameters and text around them: the gate took the word
+// ($1/s/id_ed25519) for one with an unknown head and a harmless tail.
+var canaryRound105Positional = []string{
+	`sh -c 'cat $1/s/id_ed25519' _ sub`, `sh -c 'cat sub/$1/id_ed25519' _ s`, `sh -c 'cat ../$1' _ home/.ssh/id_ed25519`,
+	`bash -c 'cat "$1"/s/id_ed25519' _ sub`, `sh -c 'cat $0/s/id_ed25519' sub`, `sh -c 'shift; cat $1/s/id_ed25519' _ x sub`,
+	`timeout 5 sh -c 'cat ${1}/s/id_ed25519' _ sub`,
+}
+
+// roundOrdinary105Positional are ordinary lines near them.
+var roundOrdinary105Positional = []string{
+	`sh -c 'cat $1/x' _ sub`, `sh -c 'wc -l "$1"' _ README`, `bash -c 'cat "$@"' _ README doc/a`, `sh -c 'cat $0' README`,
+}
+
 // TestCanaryRound105 checks that each line prints the token or the key
 // in real bash and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound105(t *testing.T) {
@@ -56,4 +70,6 @@ func TestCanaryRound105(t *testing.T) {
 	wantQuietAndAllowed(t, decide, roundOrdinary105Braces)
 	wantPrintedAndAsked(t, decide, canaryRound105Dirs, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Dirs)
+	wantPrintedAndAsked(t, decide, canaryRound105Positional, nil)
+	wantQuietAndAllowed(t, decide, roundOrdinary105Positional)
 }

@@ -50,7 +50,7 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		if g.splitMaySecret(a, w, tree) {
 			return true
 		}
-		for _, v := range bindVars(w, a.Vars) {
+		for _, v := range append(bindVars(w, a.Vars), positionalVariants(w, a)...) {
 			if g.splitMaySecret(a, v, tree) {
 				return true
 			}
@@ -261,6 +261,57 @@ func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command 
 	c.Args = append(slices.Clip(c.Args), more...)
 	return c
 }
+
+// positionalVariants returns the words w may be when each positional
+// parameter it names ($1, ${2}, $@, $0 …) is a word of a wrapper of the
+// line, which may be sh -c given the parameters: sh -c 'cat $1/s/id_ed25519'
+// _ sub read the key through sub/s (round 105), as round 104's options
+// came that way (see [splitCommand]). Each reference takes each such word
+// (a parameter may be shifted); words that hold an expansion or start
+// with '-' are left out. Nil when w names no positional parameter.
+func positionalVariants(w string, a *shellscan.Analysis) []string {
+	refs := positionalSpan().FindAllStringIndex(w, -1)
+	if len(refs) == 0 {
+		return nil
+	}
+	var values []string
+	for _, c := range a.Commands {
+		if !c.Wrapper {
+			continue
+		}
+		for _, v := range c.Args {
+			if v != "" && !strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "$`") && !slices.Contains(values, v) {
+				values = append(values, v)
+			}
+		}
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	out := []string{""}
+	end := 0
+	for _, r := range refs {
+		var next []string
+		for _, o := range out {
+			for _, v := range values {
+				if len(next) < maxUnknownVariants {
+					next = append(next, o+w[end:r[0]]+v)
+				}
+			}
+		}
+		out, end = next, r[1]
+	}
+	for i := range out {
+		out[i] += w[end:]
+	}
+	return out
+}
+
+// positionalSpan matches a whole reference to a positional parameter: $1,
+// ${12}, $@, ${*}, $0.
+var positionalSpan = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\{[0-9@*]+\}|[0-9@*])`)
+})
 
 // positionalRef matches a reference to a positional parameter: $1, ${1},
 // $@, $*, "${@}" and the like.
