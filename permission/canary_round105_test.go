@@ -4,6 +4,8 @@ package permission_test
 
 import (
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // canaryRound105Braces are round 105's lines where bash's brace
@@ -61,6 +63,35 @@ var roundOrdinary105Positional = []string{
 	`sh -c 'cat $1/x' _ sub`, `sh -c 'wc -l "$1"' _ README`, `bash -c 'cat "$@"' _ README doc/a`, `sh -c 'cat $0' README`,
 }
 
+// canaryRound105Strings are lines whose command string a runner hands to
+// sh expands a variable with an operator: a default or an alternative
+// that names the path (or its head, read from the working directory), a
+// default assigned (: ${x:=sub}), or a prefix or suffix removed from a
+// value the string binds or the gate knows (PWD, HOME). In a string the
+// analysis kept such a word as one unknown part; on the line it is
+// opaque.
+var canaryRound105Strings = []string{
+	`hyperfine -r1 --show-output 'cat ${x:-sub/s/id_ed25519}'`, `hyperfine -r1 --show-output 'cat ${PAGER:-sub/s/id_ed25519}'`,
+	`hyperfine -r1 --show-output 'x=${PAGER:-sub/s/id_ed25519}; cat $x'`, `hyperfine -r1 --show-output 'cat ${PAGER:-sub}/s/id_ed25519'`,
+	`hyperfine -r1 --show-output 'cat ${PAGER:-$PWD/sub}/s/id_ed25519'`, `hyperfine -r1 --show-output 'head ${x:-sub/s/id_ed25519}'`,
+	`hyperfine -r1 --show-output 'cat ${OLDPWD:-sub}/s/id_ed25519'`, `hyperfine -r1 --show-output 'cat ${X:-.}/sub/s/id_ed25519'`,
+	`hyperfine -r1 --show-output 'cat ${X:-$PWD}/sub/s/id_ed25519'`, `hyperfine -r1 --show-output ': ${x:=sub}; cat $x/s/id_ed25519'`,
+	`hyperfine -r1 --show-output ': ${x=sub}; cat $x/s/id_ed25519'`, `hyperfine -r1 --show-output 'echo ${x:=sub} >/dev/null; cat $x/s/id_ed25519'`,
+	`hyperfine -r1 --show-output 'x=xxsub/s/id_ed25519; cat ${x#xx}'`, `hyperfine -r1 --show-output 'x=xxsub/s/id_ed25519; cat ${x##*x}'`,
+	`hyperfine -r1 --show-output 'for f in xxsub/s/id_ed25519; do cat ${f#xx}; done'`, `hyperfine -r1 --show-output 'f=xxsub; cat ${f#xx}/s/id_ed25519'`,
+	`hyperfine -r1 --show-output 'f=subx; cat ${f%x}/s/id_ed25519'`, `hyperfine -r1 --show-output 'x=sub; cat ${x%/}/s/id_ed25519'`,
+	`hyperfine -r1 --show-output 'cat ${PWD%/}/sub/s/id_ed25519'`, `hyperfine -r1 --show-output 'cat ${HOME%home}work/sub/s/id_ed25519'`,
+	`hyperfine -r1 --show-output 'cat ${PWD%/*}/work/sub/s/id_ed25519'`, `hyperfine -r1 --show-output 'for f in xxsub; do cat ${f#xx}/s/id_ed25519; done'`,
+}
+
+// roundOrdinary105Strings are ordinary lines near them, which stay
+// allowed.
+var roundOrdinary105Strings = []string{
+	`hyperfine -r1 '${PAGER:-cat} README'`, `hyperfine -r1 'sleep ${N:-0}'`, `hyperfine -r1 ': ${N:=3}; echo $N'`,
+	`hyperfine -r1 'cat ${x:-README}'`, `hyperfine -r1 'echo ${#PATH}'`, `hyperfine -r1 ': ${d:=doc}; cat $d/a'`,
+	`hyperfine -r1 'cat ${x:-doc}/a'`,
+}
+
 // TestCanaryRound105 checks that each line prints the token or the key
 // in real bash and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound105(t *testing.T) {
@@ -72,4 +103,8 @@ func TestCanaryRound105(t *testing.T) {
 	wantQuietAndAllowed(t, decide, roundOrdinary105Dirs)
 	wantPrintedAndAsked(t, decide, canaryRound105Positional, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Positional)
+	wantDecisions(t, decide, canaryRound105Strings, roundOrdinary105Strings)
+	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
+	wantPrintedAndAsked(t, decide, canaryRound105Strings, nil)
+	wantQuietAndAllowed(t, decide, roundOrdinary105Strings)
 }

@@ -50,7 +50,15 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		if g.splitMaySecret(a, w, tree) {
 			return true
 		}
-		for _, v := range append(bindVars(w, a.Vars), positionalVariants(w, a)...) {
+		variants := append(bindVars(w, a.Vars), positionalVariants(w, a)...)
+		for _, v := range variants {
+			// A default or an alternative a variable is given is a
+			// value the word may take (see [shellscan.DefaultValues]).
+			if d := shellscan.DefaultValues(v); d != v && len(variants) < maxUnknownVariants && !slices.Contains(variants, d) {
+				variants = append(variants, d)
+			}
+		}
+		for _, v := range variants {
 			if g.splitMaySecret(a, v, tree) {
 				return true
 			}

@@ -319,6 +319,13 @@ func withValues(w string) string {
 	return b.String()
 }
 
+// DefaultValues returns w, a word as the analysis keeps it (its unknown
+// expansions as source text), with each ${NAME…} that carries a word of
+// its own (a default, an alternative, an assigned default) replaced by
+// that word: a value the word may take when it runs (cat
+// ${x:-sub/s/id_ed25519} read the key in a command string, round 105).
+func DefaultValues(w string) string { return withValues(w) }
+
 // withoutExpansions returns w, a word as written, without its parameter
 // expansions ($x, ${x…}, $1, $@ …) and quotes: the program an unset
 // variable leaves (g${x}h is gh).
@@ -398,6 +405,9 @@ func (an *analyzer) guessScript(s string, depth int) {
 			return true
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			an.opaque("a command string given to a command the analysis does not model runs a command substitution")
+			return true
+		case *syntax.ParamExp:
+			an.stringParam(n, s)
 			return true
 		case *syntax.DeclClause:
 			// export -p, declare -x, typeset: the parser's declarations,
@@ -562,6 +572,38 @@ func (an *analyzer) guessScript(s string, depth int) {
 		an.command(ws, depth+1, 0)
 		return true
 	})
+}
+
+// stringParam checks a parameter expansion of a command string (see
+// guessScript). A default, an alternative or an error message of a
+// variable keeps its value or is a word the string spells, which the
+// gate takes as the word's value too (${PAGER:-cat} README, sleep
+// ${N:-0}); an assigned default (: ${x:=sub}) binds the variable to it,
+// as x=sub would. Any other operator (${x#xx}, ${PWD%/}, ${x,,}, ${x:2},
+// ${x/a/b}, ${!x}, ${x@P}, an index) makes of a value a text the analysis
+// does not compute, from one the line binds or the gate knows as well:
+// the line is opaque, as on the line itself (hyperfine 'x=xxsub/s/id_ed25519;
+// cat ${x#xx}' and 'cat ${PWD%/}/sub/s/id_ed25519' printed the key,
+// round 105). Its length (${#x}) is a number.
+func (an *analyzer) stringParam(p *syntax.ParamExp, src string) {
+	if plainParam(p) || p.Length && p.Param != nil && p.Index == nil && !p.Excl {
+		return
+	}
+	if p.Exp == nil || p.Param == nil || p.Excl || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 ||
+		len(p.Modifiers) > 0 || p.Flags != nil || p.NestedParam != nil || p.Width || p.IsSet {
+		an.opaque("a parameter expansion with an operator in a command string makes a text the analysis does not compute")
+		return
+	}
+	switch p.Exp.Op {
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+		syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+	case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		if p.Exp.Word != nil && loopVar(p.Param.Value) {
+			an.bind(p.Param.Value, an.word(p.Exp.Word, src).text)
+		}
+	default:
+		an.opaque("a parameter expansion with an operator in a command string makes a text the analysis does not compute")
+	}
 }
 
 // isShell reports whether name is a shell's program.
