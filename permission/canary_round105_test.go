@@ -92,6 +92,24 @@ var roundOrdinary105Strings = []string{
 	`hyperfine -r1 'cat ${x:-doc}/a'`,
 }
 
+// canaryRound105Printf are lines where printf's format makes the name of
+// its operands: the gate checked each word printf is given (and decoded
+// its escapes) but did not apply the format, so sub, s and id_ed25519
+// were three harmless words; cat $(…) and xargs cat read what it printed.
+var canaryRound105Printf = []string{
+	`cat $(printf '%s/%s/%s' sub s id_ed25519)`, `printf '%c%s' s ub/s/id_ed25519 | xargs cat`,
+	`printf '%.3s/s/id_ed25519' subway | xargs cat`, `printf 'sub/%s/id_ed%d\n' s 25519 | xargs cat`,
+	`printf '%s%s\n' su b/s/id_ed25519 | xargs cat`, `printf '%5.3s/s/id_ed25519' subway | xargs cat`,
+	`printf '%-3s/s/id_ed25519' sub | xargs cat`, `printf '%*s/s/id_ed25519' 3 sub | xargs cat`,
+	`cat "$(printf %s/%s sub s/id_ed25519)"`,
+}
+
+// roundOrdinary105Printf are ordinary lines near them.
+var roundOrdinary105Printf = []string{
+	`printf '%s\n' README doc/a | xargs cat`, `printf 'x=%d\n' 5`, `printf '%s\n' "hello world"`, `cat $(printf '%s\n' README)`,
+	`printf '%05.1f %s\n' 3.14159 ok`,
+}
+
 // TestCanaryRound105 checks that each line prints the token or the key
 // in real bash and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound105(t *testing.T) {
@@ -103,6 +121,8 @@ func TestCanaryRound105(t *testing.T) {
 	wantQuietAndAllowed(t, decide, roundOrdinary105Dirs)
 	wantPrintedAndAsked(t, decide, canaryRound105Positional, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Positional)
+	wantPrintedAndAsked(t, decide, canaryRound105Printf, nil)
+	wantQuietAndAllowed(t, decide, roundOrdinary105Printf)
 	wantDecisions(t, decide, canaryRound105Strings, roundOrdinary105Strings)
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	wantPrintedAndAsked(t, decide, canaryRound105Strings, nil)

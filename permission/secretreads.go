@@ -208,6 +208,13 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 		}
 	}
 	for _, c := range a.Commands {
+		// What printf prints of its format and operands (see
+		// printfWords).
+		for _, p := range printfWords(c) {
+			if g.namesSecretWord(a.Dirs, p) {
+				return c.Text
+			}
+		}
 		for _, w := range c.Args {
 			words := append([]string{w}, fileWords(w)...)
 			words = append(words, embeddedWords(w)...)
