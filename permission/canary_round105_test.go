@@ -110,6 +110,24 @@ var roundOrdinary105Printf = []string{
 	`printf '%05.1f %s\n' 3.14159 ok`,
 }
 
+// canaryRound105Subst are lines whose path starts with a command
+// substitution that prints a word the line spells out (echo's, printf's,
+// a here-string's, or a path realpath, readlink, dirname or basename
+// print of their operand): the gate took it for an unknown head before
+// the harmless tail /s/id_ed25519.
+var canaryRound105Subst = []string{
+	`cat $(echo sub)/s/id_ed25519`, `cat $(printf sub)/s/id_ed25519`, `cat $(realpath sub)/s/id_ed25519`,
+	`cat $(readlink -f sub)/s/id_ed25519`, `cat $(basename x/sub)/s/id_ed25519`, `cat $(dirname sub/x)/s/id_ed25519`,
+	`cat $(cat <<< sub)/s/id_ed25519`, `x=$(echo sub); cat $x/s/id_ed25519`, `cat "$(echo sub)"/s/id_ed25519`,
+	`sh -c 'cat $(echo sub)/s/id_ed25519'`,
+}
+
+// roundOrdinary105Subst are ordinary lines near them.
+var roundOrdinary105Subst = []string{
+	`cat $(echo doc)/a`, `wc -l $(ls doc)`, `cat "$(dirname README)"/doc/a`, `echo sub; cat $(git rev-parse --show-toplevel)/README`,
+	`grep -n x $(find . -name '*.go')`, `cat $(realpath doc)/a`, `x=$(echo doc); cat $x/a`,
+}
+
 // TestCanaryRound105 checks that each line prints the token or the key
 // in real bash and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound105(t *testing.T) {
@@ -123,6 +141,8 @@ func TestCanaryRound105(t *testing.T) {
 	wantQuietAndAllowed(t, decide, roundOrdinary105Positional)
 	wantPrintedAndAsked(t, decide, canaryRound105Printf, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Printf)
+	wantPrintedAndAsked(t, decide, canaryRound105Subst, nil)
+	wantQuietAndAllowed(t, decide, roundOrdinary105Subst)
 	wantDecisions(t, decide, canaryRound105Strings, roundOrdinary105Strings)
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	wantPrintedAndAsked(t, decide, canaryRound105Strings, nil)

@@ -51,6 +51,9 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			return true
 		}
 		variants := append(bindVars(w, a.Vars), positionalVariants(w, a)...)
+		for _, v := range slices.Clone(variants) {
+			variants = append(variants, substVariants(v, a)...)
+		}
 		for _, v := range variants {
 			// A default or an alternative a variable is given is a
 			// value the word may take (see [shellscan.DefaultValues]).
@@ -311,6 +314,78 @@ func positionalVariants(w string, a *shellscan.Analysis) []string {
 	}
 	for i := range out {
 		out[i] += w[end:]
+	}
+	return out
+}
+
+// substVariants returns the words w may be when each command
+// substitution in it ($(…), `…`) prints a word the line spells out: a
+// word echo or printf is given or printf prints (see printfWords), a word
+// of a here-string or here-document, or the operand of a command that
+// prints a path of it (realpath, readlink, dirname, basename) and its
+// directory and base name. cat $(echo sub)/s/id_ed25519 and cat $(realpath
+// sub)/s/id_ed25519 read the key through sub/s; the gate took the word for
+// one with an unknown head and the harmless tail /s/id_ed25519 (round
+// 105). Each substitution takes each such word, as round 104 took them
+// for options (see [splitCommand]). Nil when w holds no substitution.
+func substVariants(w string, a *shellscan.Analysis) []string {
+	if !strings.Contains(w, "$(") && !strings.Contains(w, "`") {
+		return nil
+	}
+	var values []string
+	add := func(v string) {
+		if v != "" && v != "." && v != "/" && !strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "$`") && !slices.Contains(values, v) {
+			values = append(values, v)
+		}
+	}
+	for _, c := range a.Commands {
+		switch path.Base(c.Name) {
+		case "echo", "printf", "realpath", "readlink", "dirname", "basename", "grealpath", "greadlink":
+		default:
+			continue
+		}
+		for _, v := range append(slices.Clone(c.Args), printfWords(c)...) {
+			add(v)
+			add(path.Dir(v))
+			add(path.Base(v))
+		}
+	}
+	for _, v := range inputWords(a) {
+		add(v)
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	out := []string{""}
+	end := 0
+	for i := 0; i < len(w); i++ {
+		j := -1
+		switch {
+		case w[i] == '`':
+			if k := strings.IndexByte(w[i+1:], '`'); k >= 0 {
+				j = i + 1 + k
+			}
+		case strings.HasPrefix(w[i:], "$(") && !strings.HasPrefix(w[i:], "$(("):
+			j = closing(w, i+1)
+		}
+		if j < 0 {
+			continue
+		}
+		var next []string
+		for _, o := range out {
+			for _, v := range values {
+				if len(next) < maxUnknownVariants {
+					next = append(next, o+w[end:i]+v)
+				}
+			}
+		}
+		out, end, i = next, j+1, j
+	}
+	if end == 0 {
+		return nil
+	}
+	for k := range out {
+		out[k] += w[end:]
 	}
 	return out
 }
