@@ -128,6 +128,27 @@ var roundOrdinary105Subst = []string{
 	`grep -n x $(find . -name '*.go')`, `cat $(realpath doc)/a`, `x=$(echo doc); cat $x/a`,
 }
 
+// canaryRound105Filters are lines where a filter (tr, sed, cut) changes a
+// text the line spells out (echo's, a here-string's) into the name a
+// reader takes from a command substitution, xargs or read: the gate saw
+// the text before the filter (SUB/S/ID_ED25519, bus/s/id_ed25519), no
+// secret, and took what came out for data only known when the line runs.
+var canaryRound105Filters = []string{
+	`cat $(echo SUB/S/ID_ED25519 | tr A-Z a-z)`, `cat $(echo bus/s/id_ed25519 | sed s/bus/sub/)`,
+	`cat $(echo xsub/s/id_ed25519 | cut -c2-)`, `echo SUB/S/ID_ED25519 | tr A-Z a-z | xargs cat`,
+	`echo bus/s/id_ed25519 | sed s/bus/sub/ | xargs cat`, `echo sub s id_ed25519 | tr ' ' / | xargs cat`,
+	`cat $(echo SUB | tr A-Z a-z)/s/id_ed25519`, `cat $(tr A-Z a-z <<< SUB/S/ID_ED25519)`,
+	`tr A-Z a-z <<< SUB/S/ID_ED25519 | xargs cat`,
+	`echo SUB/S/ID_ED25519 | tr A-Z a-z | sort | xargs cat`, `echo SUB/S/ID_ED25519 | tr A-Z a-z | timeout 5 xargs cat`,
+}
+
+// roundOrdinary105Filters are ordinary lines near them, which stay
+// allowed.
+var roundOrdinary105Filters = []string{
+	`git ls-files | sed 's,^,./,' | xargs wc -l`, `git diff --name-only | xargs cat`, `ls doc | tr a-z A-Z`,
+	`echo hello | tr a-z A-Z`, `cat README | tr a-z A-Z`, `grep -l x -r doc | sed 's/^/.\//' | xargs cat`,
+}
+
 // TestCanaryRound105 checks that each line prints the token or the key
 // in real bash and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound105(t *testing.T) {
@@ -143,6 +164,8 @@ func TestCanaryRound105(t *testing.T) {
 	wantQuietAndAllowed(t, decide, roundOrdinary105Printf)
 	wantPrintedAndAsked(t, decide, canaryRound105Subst, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Subst)
+	wantPrintedAndAsked(t, decide, canaryRound105Filters, nil)
+	wantQuietAndAllowed(t, decide, roundOrdinary105Filters)
 	wantDecisions(t, decide, canaryRound105Strings, roundOrdinary105Strings)
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	wantPrintedAndAsked(t, decide, canaryRound105Strings, nil)

@@ -1682,10 +1682,83 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	text, ok := an.printed(b.X, src)
 	if ok {
 		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+	} else if an.filtersSpelled(b.X, src) && readsNames(b.Y) {
+		an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
 	}
 	if c, isCall := b.Y.Cmd.(*syntax.CallExpr); isCall {
 		an.teeWrites(c, src, text, ok)
 	}
+}
+
+// filtersSpelled reports whether st prints a text the line spells out
+// (see printed) changed by a filter the analysis does not follow: echo
+// SUB/S/ID_ED25519 | tr A-Z a-z, echo bus/x | sed s/bus/sub/, tr A-Z a-z
+// <<< X. The line's author chose the text and the filter, so what comes
+// out is a name of the author's choosing that no word of the line shows
+// (round 105: such a name fed to xargs cat or read in $(…) read the key).
+func (an *analyzer) filtersSpelled(st *syntax.Stmt, src string) bool {
+	if st == nil {
+		return false
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		if x.Op != syntax.Pipe && x.Op != syntax.PipeAll || printer(x.Y) {
+			return false
+		}
+		if passes(x.Y) {
+			return an.filtersSpelled(x.X, src) // | sort, | head: its lines
+		}
+		_, known := an.printed(x.X, src)
+		return known || an.filtersSpelled(x.X, src)
+	case *syntax.CallExpr:
+		if printer(st) || passes(st) {
+			return false
+		}
+		for _, r := range st.Redirs {
+			if r.Op == syntax.WordHdoc || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
+				if _, ok := an.redirText(r, src); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// printer reports whether st is echo, printf or cat, whose output does not
+// depend on a filter's.
+func printer(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return false
+	}
+	switch path.Base(c.Args[0].Lit()) {
+	case "echo", "printf", "cat":
+		return true
+	}
+	return false
+}
+
+// readsNames reports whether st takes names or words from its input:
+// xargs, read or a while loop (which reads with read), or a command with
+// xargs among its words (timeout 5 xargs cat).
+func readsNames(st *syntax.Stmt) bool {
+	switch x := st.Cmd.(type) {
+	case *syntax.WhileClause:
+		return true
+	case *syntax.CallExpr:
+		for i, a := range x.Args {
+			switch path.Base(a.Lit()) {
+			case "xargs", "parallel":
+				return true
+			case "read", "mapfile", "readarray":
+				if i == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // teeWrites records text as what c writes into its files if c is tee; a
