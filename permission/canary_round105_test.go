@@ -82,6 +82,8 @@ var canaryRound105Strings = []string{
 	`hyperfine -r1 --show-output 'f=subx; cat ${f%x}/s/id_ed25519'`, `hyperfine -r1 --show-output 'x=sub; cat ${x%/}/s/id_ed25519'`,
 	`hyperfine -r1 --show-output 'cat ${PWD%/}/sub/s/id_ed25519'`, `hyperfine -r1 --show-output 'cat ${HOME%home}work/sub/s/id_ed25519'`,
 	`hyperfine -r1 --show-output 'cat ${PWD%/*}/work/sub/s/id_ed25519'`, `hyperfine -r1 --show-output 'for f in xxsub; do cat ${f#xx}/s/id_ed25519; done'`,
+	// A filter in a string (see canaryRound105Filters).
+	`hyperfine -r1 --show-output 'echo SUB/S/ID_ED25519 | tr A-Z a-z | xargs cat'`,
 }
 
 // roundOrdinary105Strings are ordinary lines near them, which stay

@@ -409,6 +409,15 @@ func (an *analyzer) guessScript(s string, depth int) {
 		case *syntax.ParamExp:
 			an.stringParam(n, s)
 			return true
+		case *syntax.BinaryCmd:
+			// As on the line (see pipeInput): names xargs takes from a
+			// text the string spells out through a filter.
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				if _, ok := an.printed(n.X, s); !ok && an.filtersSpelled(n.X, s) && readsNames(n.Y) {
+					an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
+				}
+			}
+			return true
 		case *syntax.DeclClause:
 			// export -p, declare -x, typeset: the parser's declarations,
 			// which print the environment given no name (round 99).
