@@ -3,6 +3,8 @@
 package permission_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
@@ -164,7 +166,17 @@ func TestCanaryRound105(t *testing.T) {
 	wantQuietAndAllowed(t, decide, roundOrdinary105Positional)
 	wantPrintedAndAsked(t, decide, canaryRound105Printf, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Printf)
-	wantPrintedAndAsked(t, decide, canaryRound105Subst, nil)
+	// Many words before the one that makes the name: the variants the
+	// gate would make are more than it checks, and the line asks.
+	var pad strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&pad, "x%d ", i)
+	}
+	padded := []string{
+		"echo " + pad.String() + "; cat $(echo sub)/s/id_ed25519",
+		"sh -c 'shift 70; cat $1/s/id_ed25519' _ " + pad.String() + "sub",
+	}
+	wantPrintedAndAsked(t, decide, append(canaryRound105Subst, padded...), nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Subst)
 	wantPrintedAndAsked(t, decide, canaryRound105Filters, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Filters)

@@ -50,14 +50,22 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		if g.splitMaySecret(a, w, tree) {
 			return true
 		}
-		variants := append(bindVars(w, a.Vars), positionalVariants(w, a)...)
-		for _, v := range slices.Clone(variants) {
-			variants = append(variants, substVariants(v, a)...)
+		positional, ok := positionalVariants(w, a)
+		if !ok {
+			return true // more words than are checked: any may be a secret
 		}
-		for _, v := range variants {
+		variants := append(bindVars(w, a.Vars), positional...)
+		for _, v := range slices.Clone(variants) {
+			subst, ok := substVariants(v, a)
+			if !ok {
+				return true
+			}
+			variants = append(variants, subst...)
+		}
+		for _, v := range slices.Clone(variants) {
 			// A default or an alternative a variable is given is a
 			// value the word may take (see [shellscan.DefaultValues]).
-			if d := shellscan.DefaultValues(v); d != v && len(variants) < maxUnknownVariants && !slices.Contains(variants, d) {
+			if d := shellscan.DefaultValues(v); d != v && !slices.Contains(variants, d) {
 				variants = append(variants, d)
 			}
 		}
@@ -279,11 +287,13 @@ func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command 
 // _ sub read the key through sub/s (round 105), as round 104's options
 // came that way (see [splitCommand]). Each reference takes each such word
 // (a parameter may be shifted); words that hold an expansion or start
-// with '-' are left out. Nil when w names no positional parameter.
-func positionalVariants(w string, a *shellscan.Analysis) []string {
+// with '-' are left out. Nil when w names no positional parameter; false
+// when there would be more than maxUnknownVariants words, which are not
+// made: one left out may be the secret.
+func positionalVariants(w string, a *shellscan.Analysis) ([]string, bool) {
 	refs := positionalSpan().FindAllStringIndex(w, -1)
 	if len(refs) == 0 {
-		return nil
+		return nil, true
 	}
 	var values []string
 	for _, c := range a.Commands {
@@ -297,17 +307,18 @@ func positionalVariants(w string, a *shellscan.Analysis) []string {
 		}
 	}
 	if len(values) == 0 {
-		return nil
+		return nil, true
 	}
 	out := []string{""}
 	end := 0
 	for _, r := range refs {
+		if len(out)*len(values) > maxUnknownVariants {
+			return nil, false
+		}
 		var next []string
 		for _, o := range out {
 			for _, v := range values {
-				if len(next) < maxUnknownVariants {
-					next = append(next, o+w[end:r[0]]+v)
-				}
+				next = append(next, o+w[end:r[0]]+v)
 			}
 		}
 		out, end = next, r[1]
@@ -315,7 +326,7 @@ func positionalVariants(w string, a *shellscan.Analysis) []string {
 	for i := range out {
 		out[i] += w[end:]
 	}
-	return out
+	return out, true
 }
 
 // substVariants returns the words w may be when each command
@@ -327,10 +338,12 @@ func positionalVariants(w string, a *shellscan.Analysis) []string {
 // sub)/s/id_ed25519 read the key through sub/s; the gate took the word for
 // one with an unknown head and the harmless tail /s/id_ed25519 (round
 // 105). Each substitution takes each such word, as round 104 took them
-// for options (see [splitCommand]). Nil when w holds no substitution.
-func substVariants(w string, a *shellscan.Analysis) []string {
+// for options (see [splitCommand]). Nil when w holds no substitution;
+// false when there would be more than maxUnknownVariants words (see
+// positionalVariants).
+func substVariants(w string, a *shellscan.Analysis) ([]string, bool) {
 	if !strings.Contains(w, "$(") && !strings.Contains(w, "`") {
-		return nil
+		return nil, true
 	}
 	var values []string
 	add := func(v string) {
@@ -354,7 +367,7 @@ func substVariants(w string, a *shellscan.Analysis) []string {
 		add(v)
 	}
 	if len(values) == 0 {
-		return nil
+		return nil, true
 	}
 	out := []string{""}
 	end := 0
@@ -371,23 +384,24 @@ func substVariants(w string, a *shellscan.Analysis) []string {
 		if j < 0 {
 			continue
 		}
+		if len(out)*len(values) > maxUnknownVariants {
+			return nil, false
+		}
 		var next []string
 		for _, o := range out {
 			for _, v := range values {
-				if len(next) < maxUnknownVariants {
-					next = append(next, o+w[end:i]+v)
-				}
+				next = append(next, o+w[end:i]+v)
 			}
 		}
 		out, end, i = next, j+1, j
 	}
 	if end == 0 {
-		return nil
+		return nil, true
 	}
 	for k := range out {
 		out[k] += w[end:]
 	}
-	return out
+	return out, true
 }
 
 // positionalSpan matches a whole reference to a positional parameter: $1,
