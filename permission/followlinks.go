@@ -506,10 +506,15 @@ func withGuessed(cmds []shellscan.Command) []shellscan.Command {
 // the line binds may give it (d=sub; grep -R x $d), each file a glob
 // matches (grep -R x su*), and, for a part only known when the line runs
 // ($(echo sub), what xargs reads), the working directory, where such a
-// word most likely points.
+// word most likely points. A word of more values than bindVars makes
+// may name one.
 func (g *Gate) operandLinksSecret(a *shellscan.Analysis, dir, w string, walk *linkWalk) bool {
 	cwd := g.cwdOf(dir)
-	for _, v := range bindVars(w, a.Vars) {
+	vs, all := bindVars(w, a.Vars)
+	if !all {
+		return true
+	}
+	for _, v := range vs {
 		if strings.ContainsAny(v, "$`") {
 			if cwd != "" && g.linkedSecret(cwd, cwd, walk) {
 				return true

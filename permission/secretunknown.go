@@ -50,11 +50,15 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		if g.splitMaySecret(a, w, tree) {
 			return true
 		}
+		vs, all := bindVars(w, a.Vars)
+		if !all {
+			return true
+		}
 		positional, ok := positionalVariants(w, a)
 		if !ok {
 			return true // more words than are checked: any may be a secret
 		}
-		variants := append(bindVars(w, a.Vars), positional...)
+		variants := append(vs, positional...)
 		for _, v := range slices.Clone(variants) {
 			subst, ok := substVariants(v, a)
 			if !ok {
@@ -259,7 +263,10 @@ func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command 
 		if !strings.ContainsAny(w, "$`") {
 			continue
 		}
-		for _, v := range bindVars(w, a.Vars) {
+		// Past maxUnknownVariants the words left are those check
+		// (unknownSecretRead) asks for.
+		vs, _ := bindVars(w, a.Vars)
+		for _, v := range vs {
 			if parts, ok := knownParts(v); ok {
 				add(strings.Fields(strings.Join(parts, " ")))
 			}
@@ -460,7 +467,8 @@ func printsWords(c shellscan.Command) bool {
 // may be the home or a link leading there, and the command reads every
 // file beneath it, so no tail of the word tells what it reads.
 func walksUnknown(w string, vars map[string][]string) bool {
-	return slices.ContainsFunc(bindVars(w, vars), func(v string) bool { return strings.ContainsAny(v, "$`") })
+	vs, all := bindVars(w, vars)
+	return !all || slices.ContainsFunc(vs, func(v string) bool { return strings.ContainsAny(v, "$`") })
 }
 
 // listsNames reports whether c is a lister (see [isLister]) without an
@@ -486,8 +494,11 @@ var varRef = sync.OnceValue(func() *regexp.Regexp {
 // the line binds to known values (vars, see [shellscan.Analysis.Vars]) is
 // each of them, up to three levels deep (f=$h/x, h=~); w itself when it
 // names none. Variables bound to no value (read f) and those of the
-// environment keep their reference.
-func bindVars(w string, vars map[string][]string) []string {
+// environment keep their reference. It returns false, and not every
+// word, when w may be more than maxUnknownVariants words: for a in x0 …
+// x8 sub; do for b in /y0 … /s/id_ed25519; do cat $a$b; done; done
+// printed the key while the words checked stopped short of sub/s/….
+func bindVars(w string, vars map[string][]string) ([]string, bool) {
 	out := []string{w}
 	for range 3 {
 		var next []string
@@ -500,9 +511,10 @@ func bindVars(w string, vars map[string][]string) []string {
 			}
 			changed = true
 			for _, val := range vars[name] {
-				if len(next) < maxUnknownVariants {
-					next = append(next, v[:start]+bracedEnd(val, v[end:])+v[end:])
+				if len(next) >= maxUnknownVariants {
+					return next, false
 				}
+				next = append(next, v[:start]+bracedEnd(val, v[end:])+v[end:])
 			}
 		}
 		out = next
@@ -510,7 +522,7 @@ func bindVars(w string, vars map[string][]string) []string {
 			break
 		}
 	}
-	return out
+	return out, true
 }
 
 // bracedEnd returns val, a variable's value put in before rest, with a

@@ -184,6 +184,9 @@ type analyzer struct {
 	// shellVars holds the assignments that set a shell variable no
 	// program reads (see shellVar).
 	shellVars map[*syntax.Assign]bool
+	// overflowed holds the variables the line binds to more values than
+	// an analysis records (see bind): they stay out of vars.
+	overflowed map[string]bool
 
 	home, workdir string
 	a             *bashAnalysis
@@ -1033,10 +1036,16 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		return
 	case w.dynamic:
 		an.pathsUnknown(what + " uses a path that is only known when the command runs")
-		if mode != modeRead {
+		switch {
+		case mode != modeRead:
 			an.opaque(what + " writes a path that is only known when the command runs")
-		} else if len(an.a.dynamicReads) < maxDynamicReads {
+		case len(an.a.dynamicReads) < maxDynamicReads:
 			an.a.dynamicReads = append(an.a.dynamicReads, w.text)
+		case !slices.Contains(an.a.dynamicReads, w.text):
+			// A read past the bound is one the gate would not check
+			// (x=a; cat doc/${x}0 … doc/${x}69 ~/$(echo
+			// .ssh/id_ed25519) printed the key).
+			an.opaque(what + " reads more paths only known when the command runs than the analysis checks")
 		}
 		if mode == modeRead && strings.HasPrefix(w.text, "~") {
 			// A tilde prefix left to bash (~root/.netrc, ~+/x, also as
@@ -1407,8 +1416,8 @@ func (an *analyzer) command(ws []word, depth, chain int) {
 			an.opaque(clipName(path.Base(ws[0].text)) + " gets an argument that is only known when it runs")
 			break
 		}
-		if w.pattern && (strings.HasPrefix(w.text, "-") || !data && strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-") ||
-			data && braceMayLead(w.text, '-')) {
+		if w.pattern && (strings.HasPrefix(w.text, "-") && !(data && patternValued(path.Base(ws[0].text), w.text)) ||
+			!data && strings.HasPrefix(w.text, "{") && strings.Contains(w.text, "-") || data && braceMayLead(w.text, '-')) {
 			// {-delete,}, {0..-1} and -[d]elete (where ./-delete
 			// exists) are options, which the checks above took for
 			// operands; {a,b}.txt is no option.
@@ -1474,6 +1483,27 @@ func optionReads(name string) bool {
 		return true
 	}
 	return false
+}
+
+// patternValued reports whether w, a word of command name that bash
+// expands (a glob or a brace), is one of name's long options whose value
+// is a file-name pattern, written whole with its '=' before the first
+// character that expands: grep -rn TODO --include=*.go . and
+// --include=*.{go,md}. Whatever bash makes of it starts with the same
+// option, given another pattern, which changes no file the command reads
+// beyond those its operands name. An abbreviated name (--exclude-f is
+// --exclude-from, which reads a file) or one an expansion makes
+// (--{include,directories}=…) is not one.
+func patternValued(name, w string) bool {
+	var opts []string
+	switch name {
+	case "grep", "egrep", "fgrep":
+		opts = []string{"include", "exclude", "exclude-dir"}
+	case "diff", "du":
+		opts = []string{"exclude"}
+	}
+	opt, _, ok := strings.Cut(strings.TrimPrefix(w, "--"), "=")
+	return ok && strings.HasPrefix(w, "--") && slices.Contains(opts, opt)
 }
 
 // isDigits reports whether s is a non-empty run of ASCII digits.
@@ -1948,8 +1978,16 @@ const (
 // bind records that the line binds the shell variable name, with the
 // values vs (as words after the known expansions; an unknown expansion
 // keeps its source text); no values means data only known when the line
-// runs (read x). A variable bound more than once has every value.
+// runs (read x). A variable bound more than once has every value. One
+// bound to more than maxVarValues values is left out of vars for the rest
+// of the line (see overflow), as one of the environment is: a value
+// dropped would be a path no check sees (for f in doc/a0 … doc/a70
+// sub/s/id_ed25519; do cat $f; done printed the key, the 65th value
+// unchecked).
 func (an *analyzer) bind(name string, vs ...string) {
+	if an.overflowed[name] {
+		return
+	}
 	if an.a.vars == nil {
 		an.a.vars = map[string][]string{}
 	}
@@ -1958,11 +1996,28 @@ func (an *analyzer) bind(name string, vs ...string) {
 		old = []string{}
 	}
 	for _, v := range vs {
-		if len(old) < maxVarValues && !slices.Contains(old, v) {
-			old = append(old, v)
+		if slices.Contains(old, v) {
+			continue
 		}
+		if len(old) >= maxVarValues {
+			an.overflow(name)
+			return
+		}
+		old = append(old, v)
 	}
 	an.a.vars[name] = old
+}
+
+// overflow leaves the variable name out of vars for the rest of the line:
+// the gate takes it for one of the environment, whose value may be any
+// path, and not for one bound to data the line reads (read f), which it
+// trusts.
+func (an *analyzer) overflow(name string) {
+	if an.overflowed == nil {
+		an.overflowed = map[string]bool{}
+	}
+	an.overflowed[name] = true
+	delete(an.a.vars, name)
 }
 
 // loopValues binds the variable of a for loop to the words of its list
@@ -1972,6 +2027,11 @@ func (an *analyzer) loopValues(it *syntax.WordIter, src string) {
 	var vs []string
 	for _, w := range it.Items {
 		ev := an.word(w, src)
+		if ev.tooMany {
+			// The words past maxBraceWords are values no check sees.
+			an.overflow(it.Name.Value)
+			return
+		}
 		if len(ev.alts) > 0 {
 			for _, a := range ev.alts {
 				vs = append(vs, a.text)
