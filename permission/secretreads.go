@@ -208,6 +208,13 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 		}
 	}
 	for _, c := range a.Commands {
+		// What printf prints of its format and operands (see
+		// printfWords).
+		for _, p := range printfWords(c) {
+			if g.namesSecretWord(a.Dirs, p) {
+				return c.Text
+			}
+		}
 		for _, w := range c.Args {
 			words := append([]string{w}, fileWords(w)...)
 			words = append(words, embeddedWords(w)...)
@@ -261,7 +268,9 @@ func (g *Gate) kernelDirs(dirs []string) []string {
 // tildeWords returns the paths bash may make of the word w that begins
 // with a tilde prefix other than ~ and ~/ (also after an '=' or '@'):
 // ~name/… in the home of the user name, ~+/… and ~-/… (the working
-// directory, the previous one) from each of dirs.
+// directory, the previous one) and the directory stack's ~N, ~+N and ~-N
+// (pushd's, whose entries are among the line's directories: cat
+// ~0/sub/s/id_ed25519 printed the key, round 105) from each of dirs.
 func tildeWords(w string, dirs []string) []string {
 	var out []string
 	for _, v := range append([]string{w}, fileWords(w)...) {
@@ -269,6 +278,9 @@ func tildeWords(w string, dirs []string) []string {
 			continue
 		}
 		name, rest, _ := strings.Cut(v[1:], "/")
+		if dirStackTilde(name) {
+			name = "+"
+		}
 		switch name {
 		case "+", "-":
 			for _, d := range dirs {
@@ -284,6 +296,13 @@ func tildeWords(w string, dirs []string) []string {
 		}
 	}
 	return out
+}
+
+// dirStackTilde reports whether name, the text of a tilde prefix after
+// the '~', is an entry of the directory stack: N, +N or -N.
+func dirStackTilde(name string) bool {
+	n := strings.TrimLeft(name, "+-")
+	return n != "" && len(name)-len(n) <= 1 && strings.Trim(n, "0123456789") == ""
 }
 
 // fileWords returns the files a word given to a program the analysis does

@@ -54,7 +54,26 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		if !all {
 			return true
 		}
-		for _, v := range vs {
+		positional, ok := positionalVariants(w, a)
+		if !ok {
+			return true // more words than are checked: any may be a secret
+		}
+		variants := append(vs, positional...)
+		for _, v := range slices.Clone(variants) {
+			subst, ok := substVariants(v, a)
+			if !ok {
+				return true
+			}
+			variants = append(variants, subst...)
+		}
+		for _, v := range slices.Clone(variants) {
+			// A default or an alternative a variable is given is a
+			// value the word may take (see [shellscan.DefaultValues]).
+			if d := shellscan.DefaultValues(v); d != v && !slices.Contains(variants, d) {
+				variants = append(variants, d)
+			}
+		}
+		for _, v := range variants {
 			if g.splitMaySecret(a, v, tree) {
 				return true
 			}
@@ -86,6 +105,14 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			}
 			tail = unknownAbove(tail)
 			if tail != "" && g.tailMaySecret(tail) {
+				return true
+			}
+			if strings.HasPrefix(tail, "/") && g.namesSecret(a.Dirs, "."+tail, strings.ContainsAny(tail, "*?[{"), tree) {
+				// The unknown part may be the working directory, which
+				// the line names in many ways ($(pwd), $PWD or $OLDPWD
+				// after a cd, $(realpath .), $(dirs +1)): the tail is
+				// then read from there (cat $(pwd)/sub/s/id_ed25519
+				// read the key through the project's link, round 105).
 				return true
 			}
 			if whole && tail == "" && g.wholeUnknownMaySecret(v, a.Vars) {
@@ -260,6 +287,135 @@ func splitCommand(a *shellscan.Analysis, c shellscan.Command) shellscan.Command 
 	c.Args = append(slices.Clip(c.Args), more...)
 	return c
 }
+
+// positionalVariants returns the words w may be when each positional
+// parameter it names ($1, ${2}, $@, $0 …) is a word of a wrapper of the
+// line, which may be sh -c given the parameters: sh -c 'cat $1/s/id_ed25519'
+// _ sub read the key through sub/s (round 105), as round 104's options
+// came that way (see [splitCommand]). Each reference takes each such word
+// (a parameter may be shifted); words that hold an expansion or start
+// with '-' are left out. Nil when w names no positional parameter; false
+// when there would be more than maxUnknownVariants words, which are not
+// made: one left out may be the secret.
+func positionalVariants(w string, a *shellscan.Analysis) ([]string, bool) {
+	refs := positionalSpan().FindAllStringIndex(w, -1)
+	if len(refs) == 0 {
+		return nil, true
+	}
+	var values []string
+	for _, c := range a.Commands {
+		if !c.Wrapper {
+			continue
+		}
+		for _, v := range c.Args {
+			if v != "" && !strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "$`") && !slices.Contains(values, v) {
+				values = append(values, v)
+			}
+		}
+	}
+	if len(values) == 0 {
+		return nil, true
+	}
+	out := []string{""}
+	end := 0
+	for _, r := range refs {
+		if len(out)*len(values) > maxUnknownVariants {
+			return nil, false
+		}
+		var next []string
+		for _, o := range out {
+			for _, v := range values {
+				next = append(next, o+w[end:r[0]]+v)
+			}
+		}
+		out, end = next, r[1]
+	}
+	for i := range out {
+		out[i] += w[end:]
+	}
+	return out, true
+}
+
+// substVariants returns the words w may be when each command
+// substitution in it ($(…), `…`) prints a word the line spells out: a
+// word echo or printf is given or printf prints (see printfWords), a word
+// of a here-string or here-document, or the operand of a command that
+// prints a path of it (realpath, readlink, dirname, basename) and its
+// directory and base name. cat $(echo sub)/s/id_ed25519 and cat $(realpath
+// sub)/s/id_ed25519 read the key through sub/s; the gate took the word for
+// one with an unknown head and the harmless tail /s/id_ed25519 (round
+// 105). Each substitution takes each such word, as round 104 took them
+// for options (see [splitCommand]). Nil when w holds no substitution;
+// false when there would be more than maxUnknownVariants words (see
+// positionalVariants).
+func substVariants(w string, a *shellscan.Analysis) ([]string, bool) {
+	if !strings.Contains(w, "$(") && !strings.Contains(w, "`") {
+		return nil, true
+	}
+	var values []string
+	add := func(v string) {
+		if v != "" && v != "." && v != "/" && !strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "$`") && !slices.Contains(values, v) {
+			values = append(values, v)
+		}
+	}
+	for _, c := range a.Commands {
+		switch path.Base(c.Name) {
+		case "echo", "printf", "realpath", "readlink", "dirname", "basename", "grealpath", "greadlink":
+		default:
+			continue
+		}
+		for _, v := range append(slices.Clone(c.Args), printfWords(c)...) {
+			add(v)
+			add(path.Dir(v))
+			add(path.Base(v))
+		}
+	}
+	for _, v := range inputWords(a) {
+		add(v)
+	}
+	if len(values) == 0 {
+		return nil, true
+	}
+	out := []string{""}
+	end := 0
+	for i := 0; i < len(w); i++ {
+		j := -1
+		switch {
+		case w[i] == '`':
+			if k := strings.IndexByte(w[i+1:], '`'); k >= 0 {
+				j = i + 1 + k
+			}
+		case strings.HasPrefix(w[i:], "$(") && !strings.HasPrefix(w[i:], "$(("):
+			j = closing(w, i+1)
+		}
+		if j < 0 {
+			continue
+		}
+		if len(out)*len(values) > maxUnknownVariants {
+			return nil, false
+		}
+		var next []string
+		for _, o := range out {
+			for _, v := range values {
+				next = append(next, o+w[end:i]+v)
+			}
+		}
+		out, end, i = next, j+1, j
+	}
+	if end == 0 {
+		return nil, true
+	}
+	for k := range out {
+		out[k] += w[end:]
+	}
+	return out, true
+}
+
+// positionalSpan matches a whole reference to a positional parameter: $1,
+// ${12}, $@, ${*}, $0.
+var positionalSpan = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\{[0-9@*]+\}|[0-9@*])`)
+})
 
 // positionalRef matches a reference to a positional parameter: $1, ${1},
 // $@, $*, "${@}" and the like.

@@ -49,6 +49,27 @@ func (an *analyzer) secretVar(name string) bool {
 	return credentialVar(name) || slices.Contains(an.secretVars, name)
 }
 
+// expandsToSecretVar reports whether bash may make a's name of a
+// credential variable by expanding it: a word of its brace expansion is
+// one (printenv GITHUB_TOKE{N,} printed the token, round 105), or it holds
+// a glob, which a file of the working directory named so may match
+// (GITHUB_TOKE[N]).
+func (an *analyzer) expandsToSecretVar(a word) bool {
+	if !a.pattern {
+		return false
+	}
+	if a.tooMany || slices.ContainsFunc(a.alts, func(b word) bool { return b.dynamic || an.secretVar(b.text) || an.expandsToSecretVar(b) }) {
+		return true
+	}
+	return strings.ContainsAny(withoutBraces(a.text), "*?[")
+}
+
+// withoutBraces returns t without its brace expansions' braces and
+// commas: the characters left may still glob.
+func withoutBraces(t string) string {
+	return strings.NewReplacer("{", "", "}", "", ",", "").Replace(t)
+}
+
 // envSecretParam records a read of the environment's credentials for a
 // parameter expansion of a credential variable (see credentialVar) that
 // yields its value: $GITHUB_TOKEN, "${ANTHROPIC_API_KEY}",
@@ -109,7 +130,7 @@ func (an *analyzer) envPrinter(name string, args []word) {
 				continue
 			}
 			names++
-			prints = prints || a.dynamic || an.secretVar(a.text)
+			prints = prints || a.dynamic || an.secretVar(a.text) || an.expandsToSecretVar(a)
 		}
 		prints = prints || names == 0
 	case "set":

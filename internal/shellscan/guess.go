@@ -319,6 +319,13 @@ func withValues(w string) string {
 	return b.String()
 }
 
+// DefaultValues returns w, a word as the analysis keeps it (its unknown
+// expansions as source text), with each ${NAME…} that carries a word of
+// its own (a default, an alternative, an assigned default) replaced by
+// that word: a value the word may take when it runs (cat
+// ${x:-sub/s/id_ed25519} read the key in a command string, round 105).
+func DefaultValues(w string) string { return withValues(w) }
+
 // withoutExpansions returns w, a word as written, without its parameter
 // expansions ($x, ${x…}, $1, $@ …) and quotes: the program an unset
 // variable leaves (g${x}h is gh).
@@ -398,6 +405,18 @@ func (an *analyzer) guessScript(s string, depth int) {
 			return true
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			an.opaque("a command string given to a command the analysis does not model runs a command substitution")
+			return true
+		case *syntax.ParamExp:
+			an.stringParam(n, s)
+			return true
+		case *syntax.BinaryCmd:
+			// As on the line (see pipeInput): names xargs takes from a
+			// text the string spells out through a filter.
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				if _, ok := an.printed(n.X, s); !ok && an.filtersSpelled(n.X, s) && readsNames(n.Y) {
+					an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
+				}
+			}
 			return true
 		case *syntax.DeclClause:
 			// export -p, declare -x, typeset: the parser's declarations,
@@ -562,6 +581,38 @@ func (an *analyzer) guessScript(s string, depth int) {
 		an.command(ws, depth+1, 0)
 		return true
 	})
+}
+
+// stringParam checks a parameter expansion of a command string (see
+// guessScript). A default, an alternative or an error message of a
+// variable keeps its value or is a word the string spells, which the
+// gate takes as the word's value too (${PAGER:-cat} README, sleep
+// ${N:-0}); an assigned default (: ${x:=sub}) binds the variable to it,
+// as x=sub would. Any other operator (${x#xx}, ${PWD%/}, ${x,,}, ${x:2},
+// ${x/a/b}, ${!x}, ${x@P}, an index) makes of a value a text the analysis
+// does not compute, from one the line binds or the gate knows as well:
+// the line is opaque, as on the line itself (hyperfine 'x=xxsub/s/id_ed25519;
+// cat ${x#xx}' and 'cat ${PWD%/}/sub/s/id_ed25519' printed the key,
+// round 105). Its length (${#x}) is a number.
+func (an *analyzer) stringParam(p *syntax.ParamExp, src string) {
+	if plainParam(p) || p.Length && p.Param != nil && p.Index == nil && !p.Excl {
+		return
+	}
+	if p.Exp == nil || p.Param == nil || p.Excl || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 ||
+		len(p.Modifiers) > 0 || p.Flags != nil || p.NestedParam != nil || p.Width || p.IsSet {
+		an.opaque("a parameter expansion with an operator in a command string makes a text the analysis does not compute")
+		return
+	}
+	switch p.Exp.Op {
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+		syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+	case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		if p.Exp.Word != nil && loopVar(p.Param.Value) {
+			an.bind(p.Param.Value, an.word(p.Exp.Word, src).text)
+		}
+	default:
+		an.opaque("a parameter expansion with an operator in a command string makes a text the analysis does not compute")
+	}
 }
 
 // isShell reports whether name is a shell's program.
@@ -1650,10 +1701,83 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	text, ok := an.printed(b.X, src)
 	if ok {
 		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+	} else if an.filtersSpelled(b.X, src) && readsNames(b.Y) {
+		an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
 	}
 	if c, isCall := b.Y.Cmd.(*syntax.CallExpr); isCall {
 		an.teeWrites(c, src, text, ok)
 	}
+}
+
+// filtersSpelled reports whether st prints a text the line spells out
+// (see printed) changed by a filter the analysis does not follow: echo
+// SUB/S/ID_ED25519 | tr A-Z a-z, echo bus/x | sed s/bus/sub/, tr A-Z a-z
+// <<< X. The line's author chose the text and the filter, so what comes
+// out is a name of the author's choosing that no word of the line shows
+// (round 105: such a name fed to xargs cat or read in $(…) read the key).
+func (an *analyzer) filtersSpelled(st *syntax.Stmt, src string) bool {
+	if st == nil {
+		return false
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		if x.Op != syntax.Pipe && x.Op != syntax.PipeAll || printer(x.Y) {
+			return false
+		}
+		if passes(x.Y) {
+			return an.filtersSpelled(x.X, src) // | sort, | head: its lines
+		}
+		_, known := an.printed(x.X, src)
+		return known || an.filtersSpelled(x.X, src)
+	case *syntax.CallExpr:
+		if printer(st) || passes(st) {
+			return false
+		}
+		for _, r := range st.Redirs {
+			if r.Op == syntax.WordHdoc || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
+				if _, ok := an.redirText(r, src); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// printer reports whether st is echo, printf or cat, whose output does not
+// depend on a filter's.
+func printer(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return false
+	}
+	switch path.Base(c.Args[0].Lit()) {
+	case "echo", "printf", "cat":
+		return true
+	}
+	return false
+}
+
+// readsNames reports whether st takes names or words from its input:
+// xargs, read or a while loop (which reads with read), or a command with
+// xargs among its words (timeout 5 xargs cat).
+func readsNames(st *syntax.Stmt) bool {
+	switch x := st.Cmd.(type) {
+	case *syntax.WhileClause:
+		return true
+	case *syntax.CallExpr:
+		for i, a := range x.Args {
+			switch path.Base(a.Lit()) {
+			case "xargs", "parallel":
+				return true
+			case "read", "mapfile", "readarray":
+				if i == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // teeWrites records text as what c writes into its files if c is tee; a
