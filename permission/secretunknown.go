@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -43,6 +45,21 @@ const maxUnknownVariants = 64
 //     files, and the sandbox hides the credential stores behind the gate.
 func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 	tree := readsTrees(a)
+	var (
+		walked, complete bool
+		links            []projectLink
+	)
+	// linked reports whether tail, the known end of a path read whose
+	// head is unknown, goes through a symbolic link the project holds to
+	// a secret (see linkedTail); the project is walked once a line, and a
+	// walk that runs out of budget counts as finding one.
+	linked := func(tail string) bool {
+		if !walked {
+			walked = true
+			links, complete = g.projectLinks(a)
+		}
+		return !complete || g.linkedTail(links, tail, tree)
+	}
 	check := func(w string, whole bool) bool {
 		if !strings.ContainsAny(w, "$`") {
 			return false
@@ -113,6 +130,13 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 				// after a cd, $(realpath .), $(dirs +1)): the tail is
 				// then read from there (cat $(pwd)/sub/s/id_ed25519
 				// read the key through the project's link, round 105).
+				return true
+			}
+			if strings.Contains(strings.Trim(tail, "/"), "/") && linked(tail) {
+				// The unknown head may be any directory of the project,
+				// and the tail's directories links there (cat $(ls -d
+				// su*)/s/id_ed25519, cat $(find . -name sub)/s/…, cat
+				// $(awk 'BEGIN{print "sub"}')/s/…: stop 55).
 				return true
 			}
 			if whole && tail == "" && g.wholeUnknownMaySecret(v, a.Vars) {
@@ -796,3 +820,74 @@ func envSubstituted(w string, locs map[string]string) string {
 
 // envName matches the words of a text that may name a variable.
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`) })
+
+// A projectLink is a symbolic link the project holds: its name and where
+// it leads.
+type projectLink struct {
+	name, to string
+}
+
+// projectLinks returns the symbolic links beneath the line's directories
+// (the workdir and those its cd goes to), without following them, and
+// whether the walk saw every entry within maxLinkWalk.
+func (g *Gate) projectLinks(a *shellscan.Analysis) ([]projectLink, bool) {
+	var links []projectLink
+	var queue []string
+	for _, d := range a.Dirs {
+		if cwd := g.cwdOf(d); cwd != "" {
+			queue = append(queue, pathmatch.ResolveFrom(cwd, g.workdir))
+		}
+	}
+	seen := map[string]bool{}
+	budget := maxLinkWalk
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				return links, false
+			}
+			p := filepath.Join(d, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				links = append(links, projectLink{name: e.Name(), to: pathmatch.ResolveFrom(p, g.workdir)})
+			case e.IsDir():
+				queue = append(queue, p)
+			}
+		}
+	}
+	return links, true
+}
+
+// linkedTail reports whether tail (/c1/…/cn), read beneath a directory
+// the line does not name, may pass through one of links as one of its
+// directories c1…cn-1 and name a secret location or a path beneath one
+// (with tree, also a directory holding one) where that link leads: the
+// head may be any directory of the project, the one holding the link
+// too.
+func (g *Gate) linkedTail(links []projectLink, tail string, tree bool) bool {
+	comps := strings.Split(strings.Trim(tail, "/"), "/")
+	for i, c := range comps[:len(comps)-1] {
+		rest := strings.Join(comps[i+1:], "/")
+		for _, l := range links {
+			if !slices.ContainsFunc(pathmatch.BraceWords(c), func(alt string) bool {
+				ok, err := path.Match(pathmatch.FoldName(alt), pathmatch.FoldName(l.name))
+				return ok || err != nil
+			}) {
+				continue
+			}
+			if g.namesSecret([]string{""}, filepath.Join(l.to, rest), strings.ContainsAny(rest, "*?[{"), tree) {
+				return true
+			}
+		}
+	}
+	return false
+}
