@@ -644,11 +644,49 @@ func runLineUntil(t *testing.T, root, line string, limit time.Duration, done fun
 			break
 		}
 	}
+	killLeftIn(root)
 	var ee *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &ee) {
 		t.Logf("%q: %v", line, waitErr)
 	}
 	return out.Bytes()
+}
+
+// killLeftIn kills the processes still working in the fixture at root
+// once its line is done, and waits until none is left: a process of a
+// group of its own is not killed with the line's group (timeout puts
+// itself and its command in one: hyperfine -r1 'cd sub && timeout 9
+// pytest' went on writing __pycache__ after done() had killed the line,
+// and the test's TempDir cleanup failed with "directory not empty").
+func killLeftIn(root string) {
+	for range 80 {
+		left := false
+		ents, err := os.ReadDir("/proc")
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+			if err != nil || cwd != root && !strings.HasPrefix(cwd, root+string(filepath.Separator)) {
+				continue
+			}
+			if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+				if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 0 && (f[0] == "Z" || f[0] == "X") {
+					continue
+				}
+			}
+			syscall.Kill(pid, syscall.SIGKILL)
+			left = true
+		}
+		if !left {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
 }
 
 // groupAlive reports whether a process of the process group pgid is still
