@@ -132,11 +132,12 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 				// read the key through the project's link, round 105).
 				return true
 			}
-			if strings.Contains(strings.Trim(tail, "/"), "/") && linked(tail) {
-				// The unknown head may be any directory of the project,
-				// and the tail's directories links there (cat $(ls -d
-				// su*)/s/id_ed25519, cat $(find . -name sub)/s/…, cat
-				// $(awk 'BEGIN{print "sub"}')/s/…: stop 55).
+			if (strings.HasPrefix(tail, "/") || strings.Contains(strings.Trim(tail, "/"), "/")) && linked(tail) {
+				// The unknown head may be any directory of the project
+				// or a link it holds, and the tail's directories links
+				// there (cat $(ls -d su*)/s/id_ed25519, cat $(find .
+				// -name sub)/s/…, cat $(find . -name s)/id_ed25519:
+				// stop 55).
 				return true
 			}
 			if whole && tail == "" && g.wholeUnknownMaySecret(v, a.Vars) {
@@ -869,11 +870,20 @@ func (g *Gate) projectLinks(a *shellscan.Analysis) ([]projectLink, bool) {
 
 // linkedTail reports whether tail (/c1/…/cn), read beneath a directory
 // the line does not name, may pass through one of links as one of its
-// directories c1…cn-1 and name a secret location or a path beneath one
-// (with tree, also a directory holding one) where that link leads: the
-// head may be any directory of the project, the one holding the link
-// too.
+// directories c1…cn-1, or begin where one leads (the head may be the
+// link), and name a secret location or a path beneath one (with tree,
+// also a directory holding one) there: the head may be any directory of
+// the project, the one holding the link too.
 func (g *Gate) linkedTail(links []projectLink, tail string, tree bool) bool {
+	if rest := strings.Trim(tail, "/"); strings.HasPrefix(tail, "/") && rest != "" {
+		// The head may be the link itself (cat $(find . -name
+		// s)/id_ed25519, s a link to ~/.ssh).
+		for _, l := range links {
+			if g.namesSecret([]string{""}, filepath.Join(l.to, rest), strings.ContainsAny(rest, "*?[{"), tree) {
+				return true
+			}
+		}
+	}
 	comps := strings.Split(strings.Trim(tail, "/"), "/")
 	for i, c := range comps[:len(comps)-1] {
 		rest := strings.Join(comps[i+1:], "/")
