@@ -53,12 +53,12 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 	// head is unknown, goes through a symbolic link the project holds to
 	// a secret (see linkedTail); the project is walked once a line, and a
 	// walk that runs out of budget counts as finding one.
-	linked := func(tail string) bool {
+	linked := func(tail string, atLink bool) bool {
 		if !walked {
 			walked = true
 			links, complete = g.projectLinks(a)
 		}
-		return !complete || g.linkedTail(links, tail, tree)
+		return !complete || g.linkedTail(links, tail, tree, atLink)
 	}
 	check := func(w string, whole bool) bool {
 		if !strings.ContainsAny(w, "$`") {
@@ -132,11 +132,13 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 				// read the key through the project's link, round 105).
 				return true
 			}
-			if strings.Contains(strings.Trim(tail, "/"), "/") && linked(tail) {
+			if atLink := strings.HasPrefix(tail, "/") && !fromEnvironment(v, a.Vars); (atLink ||
+				strings.Contains(strings.Trim(tail, "/"), "/")) && linked(tail, atLink) {
 				// The unknown head may be any directory of the project,
 				// and the tail's directories links there (cat $(ls -d
-				// su*)/s/id_ed25519, cat $(find . -name sub)/s/…, cat
-				// $(awk 'BEGIN{print "sub"}')/s/…: stop 55).
+				// su*)/s/id_ed25519, cat $(find . -name sub)/s/…); one
+				// the line makes may be such a link itself (cat $(find .
+				// -name s)/id_ed25519): stop 56.
 				return true
 			}
 			if whole && tail == "" && g.wholeUnknownMaySecret(v, a.Vars) {
@@ -509,6 +511,23 @@ func listsNames(c shellscan.Command) bool {
 	return true
 }
 
+// fromEnvironment reports whether every unknown part of w is a plain
+// reference to a variable the line does not bind (cat $X/README, cat
+// "$TMPDIR/out.txt"): its value is the host's, which may be any directory
+// as much as a link of the project, where a substitution or a variable
+// the line binds may be the text of a link it found (cat $(find . -name
+// s)/id_ed25519, find . -name s | while read d; do cat $d/…; done).
+func fromEnvironment(w string, vars map[string][]string) bool {
+	rest := varRef().ReplaceAllStringFunc(w, func(ref string) string {
+		m := varRef().FindStringSubmatch(ref)
+		if _, bound := vars[m[1]+m[2]]; bound {
+			return ref
+		}
+		return ""
+	})
+	return !strings.ContainsAny(rest, "$`")
+}
+
 // varRef matches a reference to a plain shell variable: $name or ${name}.
 var varRef = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))`)
@@ -869,11 +888,20 @@ func (g *Gate) projectLinks(a *shellscan.Analysis) ([]projectLink, bool) {
 
 // linkedTail reports whether tail (/c1/…/cn), read beneath a directory
 // the line does not name, may pass through one of links as one of its
-// directories c1…cn-1 and name a secret location or a path beneath one
-// (with tree, also a directory holding one) where that link leads: the
-// head may be any directory of the project, the one holding the link
-// too.
-func (g *Gate) linkedTail(links []projectLink, tail string, tree bool) bool {
+// directories c1…cn-1, or with atLink begin where one leads, and name a
+// secret location or a path beneath one (with tree, also a directory
+// holding one) there: the head may be any directory of the project, the
+// one holding the link too, and with atLink the link itself.
+func (g *Gate) linkedTail(links []projectLink, tail string, tree, atLink bool) bool {
+	if rest := strings.Trim(tail, "/"); atLink && rest != "" {
+		// The head may be the link itself (cat $(find . -name
+		// s)/id_ed25519, s a link to ~/.ssh).
+		for _, l := range links {
+			if g.namesSecret([]string{""}, filepath.Join(l.to, rest), strings.ContainsAny(rest, "*?[{"), tree) {
+				return true
+			}
+		}
+	}
 	comps := strings.Split(strings.Trim(tail, "/"), "/")
 	for i, c := range comps[:len(comps)-1] {
 		rest := strings.Join(comps[i+1:], "/")
