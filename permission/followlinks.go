@@ -263,8 +263,9 @@ func storesLinks(name string, args []string) bool {
 	return false
 }
 
-// A linkWalk is what linkedSecret has left to spend on one line, in
-// directory entries, and the directories it has looked at already.
+// A linkWalk is what a walk of the line's trees (linkedSecret,
+// projectLinks) has left to spend on one line, in directory entries, and
+// the directories it has looked at already.
 type linkWalk struct {
 	budget int
 	seen   map[string]bool
@@ -301,55 +302,74 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return false
 	}
-	seen := w.seen
-	queue := []string{real}
+	stopped, complete := w.walk([]string{real}, func(p string) (string, bool) {
+		// to is resolved already: what hitsSecret resolves again for
+		// each of thousands of links is looked up against the secrets
+		// resolved once.
+		to := pathmatch.ResolveFrom(p, cwd)
+		if g.hitsSecretLocation(to, false) || pathmatch.Hits(to, w.secretPaths(g), false) ||
+			secretpaths.IsProcSecret(filepath.ToSlash(to), false) {
+			return "", true
+		}
+		if raw, err := os.Readlink(p); err == nil && strings.ContainsAny(raw, "fdst") &&
+			(strings.Contains(raw, "/fd") || strings.Contains(raw, "/std") || strings.Contains(raw, "proc")) &&
+			pathmatch.ThroughDescriptor(p, cwd, true) {
+			return "", true // a link to /dev/fd/3: any directory the line opened
+		}
+		if fi, err := os.Stat(to); err == nil && fi.IsDir() {
+			// Only a directory holds a secret; the secrets' resolved
+			// paths are worked out once a line (a link to /usr met
+			// thousands of links and took 2 s resolving them all for
+			// each).
+			if g.holdsSecretOf(to, w.secretPaths(g)) {
+				return "", true
+			}
+			return to, false
+		}
+		return "", false
+	})
+	return stopped || !complete
+}
+
+// walk visits, breadth first and without following links, the entries
+// of the directories in queue and of the directories beneath them, each
+// directory once (w.seen), spending one of w.budget per entry. It calls
+// atLink with the path of each symbolic link met: atLink returns a
+// directory to walk as well ("" for none) and whether to stop there.
+// walk reports whether atLink stopped it, and whether it saw every entry
+// within the budget.
+func (w *linkWalk) walk(queue []string, atLink func(p string) (next string, stop bool)) (stopped, complete bool) {
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		if seen[d] {
+		if w.seen[d] {
 			continue
 		}
-		seen[d] = true
+		w.seen[d] = true
 		entries, err := os.ReadDir(d)
 		if err != nil {
 			continue
 		}
 		for _, e := range entries {
 			if w.budget--; w.budget < 0 {
-				return true
+				return false, false
 			}
 			p := filepath.Join(d, e.Name())
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
-				// to is resolved already: what hitsSecret resolves
-				// again for each of thousands of links is looked up
-				// against the secrets resolved once.
-				to := pathmatch.ResolveFrom(p, cwd)
-				if g.hitsSecretLocation(to, false) || pathmatch.Hits(to, w.secretPaths(g), false) ||
-					secretpaths.IsProcSecret(filepath.ToSlash(to), false) {
-					return true
+				next, stop := atLink(p)
+				if stop {
+					return true, true
 				}
-				if raw, err := os.Readlink(p); err == nil && strings.ContainsAny(raw, "fdst") &&
-					(strings.Contains(raw, "/fd") || strings.Contains(raw, "/std") || strings.Contains(raw, "proc")) &&
-					pathmatch.ThroughDescriptor(p, cwd, true) {
-					return true // a link to /dev/fd/3: any directory the line opened
-				}
-				if fi, err := os.Stat(to); err == nil && fi.IsDir() {
-					// Only a directory holds a secret; the secrets'
-					// resolved paths are worked out once a line
-					// (a link to /usr met thousands of links and took
-					// 2 s resolving them all for each).
-					if g.holdsSecretOf(to, w.secretPaths(g)) {
-						return true
-					}
-					queue = append(queue, to)
+				if next != "" {
+					queue = append(queue, next)
 				}
 			case e.IsDir():
 				queue = append(queue, p)
 			}
 		}
 	}
-	return false
+	return false, true
 }
 
 // holdsSecretOf reports whether the directory dir holds a secret location

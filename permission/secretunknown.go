@@ -1,8 +1,6 @@
 package permission
 
 import (
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -857,33 +855,12 @@ func (g *Gate) projectLinks(a *shellscan.Analysis) ([]projectLink, bool) {
 			queue = append(queue, pathmatch.ResolveFrom(cwd, g.workdir))
 		}
 	}
-	seen := map[string]bool{}
-	budget := maxLinkWalk
-	for len(queue) > 0 {
-		d := queue[0]
-		queue = queue[1:]
-		if seen[d] {
-			continue
-		}
-		seen[d] = true
-		entries, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if budget--; budget < 0 {
-				return links, false
-			}
-			p := filepath.Join(d, e.Name())
-			switch {
-			case e.Type()&fs.ModeSymlink != 0:
-				links = append(links, projectLink{name: e.Name(), to: pathmatch.ResolveFrom(p, g.workdir)})
-			case e.IsDir():
-				queue = append(queue, p)
-			}
-		}
-	}
-	return links, true
+	w := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
+	_, complete := w.walk(queue, func(p string) (string, bool) {
+		links = append(links, projectLink{name: filepath.Base(p), to: pathmatch.ResolveFrom(p, g.workdir)})
+		return "", false
+	})
+	return links, complete
 }
 
 // linkedTail reports whether tail (/c1/…/cn), read beneath a directory
