@@ -253,6 +253,14 @@ type analyzer struct {
 	// writes with a text only known when it runs (echo "$(…)" > f),
 	// which spellWritten cannot spell.
 	unknownText map[string]bool
+	// filtered holds the keys (as in written) of the files the line
+	// writes with a text it spells out changed by a filter the analysis
+	// does not follow (printf X | tr A-Z a-z > g, sed s/a/b/ f > g after
+	// echo … > f): names of the author's choosing that no word of the
+	// line shows. spelledFed are the statements (offsets, no text) whose
+	// standard input is such a text or one spelled out.
+	filtered   map[string]bool
+	spelledFed []input
 	// handedTexts are the texts of the files the line wrote that the
 	// command being analyzed is handed, for guessHanded.
 	handedTexts []string

@@ -1360,16 +1360,25 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 			if ok {
 				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
 			}
+			if r.Op == syntax.RdrIn && an.filteredWritten(an.word(r.Word, src).text) && readsNames(st) {
+				// xargs cat < g, while read f; do cat $f; done < g,
+				// g a spelled text filtered (see filtered).
+				an.opaque("a command reads names from a file the line writes with a text it spells out through a filter the analysis does not follow")
+			}
 			unknown := r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn && an.unknownWritten(an.word(r.Word, src).text)
 			if c, isCall := st.Cmd.(*syntax.CallExpr); isCall && (ok || unknown) {
-				an.teeWrites(c, src, text, ok) // tee s <<< x
+				an.teeWrites(c, src, text, ok, false) // tee s <<< x
 			}
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
 			w := an.word(r.Word, src)
 			if w.dynamic || w.pattern || w.special || w.text == "" {
 				continue
 			}
-			if text, ok := an.printed(st, src); ok {
+			if an.changesSpelled(st, src) {
+				// printf X | tr A-Z a-z > g, tr a-z A-Z < f > g: a
+				// text of the author's choosing no word shows.
+				an.writeFiltered(w.text)
+			} else if text, ok := an.printed(st, src); ok {
 				// A substitution in a later redirection runs once the
 				// file is truncated and before the command writes its
 				// text at the start (echo > x <<< "$(… >> x)"): what it
@@ -1414,6 +1423,7 @@ func (an *analyzer) write(p, text string, appending bool) {
 			t = an.written[key] + text
 		} else {
 			delete(an.unknownText, key)
+			delete(an.filtered, key)
 		}
 		if len(t) > maxCommandLen {
 			// Past the bound the text is not kept, and the file holds
@@ -1440,6 +1450,49 @@ func (an *analyzer) writeUnknown(p string) {
 	for _, key := range an.writtenKeys(p) {
 		an.unknownText[key] = true
 	}
+}
+
+// writeFiltered records that the line writes into the file at p a text
+// it spells out changed by a filter it does not follow (see filtered).
+func (an *analyzer) writeFiltered(p string) {
+	an.writeUnknown(p)
+	if an.filtered == nil {
+		an.filtered = map[string]bool{}
+	}
+	for _, key := range an.writtenKeys(p) {
+		an.filtered[key] = true
+	}
+}
+
+// filteredWritten reports whether the line wrote into the file at p, from
+// one of its candidate working directories, a text it spells out through
+// a filter (see filtered).
+func (an *analyzer) filteredWritten(p string) bool {
+	for _, k := range an.writtenKeys(p) {
+		if an.filtered[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// changesSpelled reports whether st writes a text the line spells out
+// changed by a filter the analysis does not follow: a filter of a
+// here-string, here-document or a file the line spelled or filtered (see
+// filtersSpelled), or a command other than echo and printf fed one
+// through a pipe (echo X | tr A-Z a-z > g).
+func (an *analyzer) changesSpelled(st *syntax.Stmt, src string) bool {
+	if an.filtersSpelled(st, src) {
+		return true
+	}
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+		if n := path.Base(c.Args[0].Lit()); n == "echo" || n == "printf" {
+			return false
+		}
+	}
+	return slices.ContainsFunc(an.spelledFed, func(in input) bool {
+		return in.from <= st.Pos().Offset() && st.Pos().Offset() < in.to
+	})
 }
 
 // spellWritten spells, through read, the text of each file the line
@@ -1589,6 +1642,9 @@ func (an *analyzer) copyWritten(ws []word) {
 	if an.unknownWritten(ws[1].text) {
 		an.writeUnknown(ws[2].text)
 	}
+	if an.filteredWritten(ws[1].text) {
+		an.writeFiltered(ws[2].text)
+	}
 }
 
 // redirText returns the text an input redirection feeds: a here-string's
@@ -1699,13 +1755,20 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 // commands on its right side may read.
 func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	text, ok := an.printed(b.X, src)
+	filters := an.filtersSpelled(b.X, src)
 	if ok {
 		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
-	} else if an.filtersSpelled(b.X, src) && readsNames(b.Y) {
+	}
+	if ok || filters {
+		an.spelledFed = append(an.spelledFed, input{from: b.Y.Pos().Offset(), to: b.Y.End().Offset()})
+	}
+	if filters && readsNames(b.Y) {
+		// Also when part of what b.X prints is known (cat f g | xargs
+		// cat, g filtered): the rest is not.
 		an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
 	}
 	if c, isCall := b.Y.Cmd.(*syntax.CallExpr); isCall {
-		an.teeWrites(c, src, text, ok)
+		an.teeWrites(c, src, text, ok, filters)
 	}
 }
 
@@ -1718,6 +1781,9 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 func (an *analyzer) filtersSpelled(st *syntax.Stmt, src string) bool {
 	if st == nil {
 		return false
+	}
+	if an.readsFiltered(st, src) {
+		return true
 	}
 	switch x := st.Cmd.(type) {
 	case *syntax.BinaryCmd:
@@ -1742,6 +1808,37 @@ func (an *analyzer) filtersSpelled(st *syntax.Stmt, src string) bool {
 		}
 	}
 	return false
+}
+
+// readsFiltered reports whether st reads, as an operand or its standard
+// input, a file the line wrote with a spelled text filtered (cat g, sort
+// g, $(< g): see filtered), or, being a filter (not echo, printf, cat or a
+// command that passes lines on unchanged), one the line wrote with a text
+// it spells out (tr A-Z a-z < f, sed s/bus/sub/ f, rev f, base64 -d f
+// after echo … > f).
+func (an *analyzer) readsFiltered(st *syntax.Stmt, src string) bool {
+	var names []string
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0") {
+			names = append(names, an.word(r.Word, src).text)
+		}
+	}
+	c, isCall := st.Cmd.(*syntax.CallExpr)
+	if isCall {
+		for _, a := range c.Args[min(1, len(c.Args)):] {
+			if w := an.word(a, src); !w.dynamic && !w.special && w.text != "" {
+				names = append(names, w.text)
+			}
+		}
+	}
+	filter := isCall && len(c.Args) > 0 && !printer(st) && !passes(st)
+	return slices.ContainsFunc(names, func(n string) bool {
+		if an.filteredWritten(n) {
+			return true
+		}
+		_, spelled := an.writtenText(n)
+		return filter && spelled
+	})
 }
 
 // printer reports whether st is echo, printf or cat, whose output does not
@@ -1782,7 +1879,7 @@ func readsNames(st *syntax.Stmt) bool {
 
 // teeWrites records text as what c writes into its files if c is tee; a
 // text only known when the line runs unless known is set.
-func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string, known bool) {
+func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string, known, filtered bool) {
 	if len(c.Args) == 0 || path.Base(an.word(c.Args[0], src).text) != "tee" {
 		return
 	}
@@ -1793,6 +1890,8 @@ func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string, known bool) 
 		case w.dynamic || w.pattern || w.special || w.text == "":
 		case w.text == "-a" || w.text == "--append":
 			appending = true
+		case w.text[0] != '-' && filtered && !known:
+			an.writeFiltered(w.text)
 		case w.text[0] != '-' && known:
 			an.write(w.text, text, appending)
 		case w.text[0] != '-':
