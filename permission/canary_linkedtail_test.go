@@ -25,14 +25,18 @@ var canaryLinkedTail = []string{
 	`cat $(find sub -name s)/id_ed25519`, `d=$(find . -name s); cat $d/id_ed25519`,
 	`for d in $(find . -name s); do cat $d/id_ed25519; done`,
 	`find . -name s | while read -r d; do cat "$d/id_ed25519"; done`, `cat $(find . -type l -name s)/id_*`,
+	`cd sub; cat $(basename $(find . -name s))/id_ed25519`, `cd sub; cat $(echo s)/id_ed25519`,
+	`cd sub; cat ${Q:=s}/id_ed25519`,
 }
 
-// linkedTailOrdinary stay allowed in the same project: a tail through a
-// directory that is no link, a lister's words, a head from the host's
-// environment (which may name any directory, a link of the project no
-// more than another).
+// linkedTailOrdinary stay allowed in the same project: a lister's words,
+// a head from the host's environment (which may name any directory, a
+// link of the project no more than another), a head whose value the line
+// spells out (checked as a word of its own).
 var linkedTailOrdinary = []string{
 	`for d in $(ls -d */); do ls $d; done`, `cat $X/README`, `cat "$TMPDIR/out.txt"`, `wc -l "$HOME"/x README`,
+	`cat $(pwd)/README`, `cat $(echo doc)/a`, `cat "$(printenv PWD)"/README`,
+	`cat "$(dirname README)"/doc/a`, `cat $(realpath doc)/a`,
 }
 
 // linkedTailUnlinked stay allowed in a project that holds no link to a

@@ -48,7 +48,7 @@ var canaryRound105Dirs = []string{
 // stay allowed.
 var roundOrdinary105Dirs = []string{
 	`cat $(pwd)/README`, `cd sub; cat $PWD/x`, `cat ~0/README`, `pushd doc >/dev/null; cat ~0/a`, `cat $X/README`,
-	`wc -l "$(git rev-parse --show-toplevel)"/README`, `cat "$OLDPWD"/README`, `ls ~0`, `for f in doc/*; do cat "$f"; done`,
+	`cat "$OLDPWD"/README`, `ls ~0`, `for f in doc/*; do cat "$f"; done`,
 }
 
 // canaryRound105Positional are lines whose path is made of sh -c's
@@ -62,7 +62,7 @@ var canaryRound105Positional = []string{
 
 // roundOrdinary105Positional are ordinary lines near them.
 var roundOrdinary105Positional = []string{
-	`sh -c 'cat $1/x' _ sub`, `sh -c 'wc -l "$1"' _ README`, `bash -c 'cat "$@"' _ README doc/a`, `sh -c 'cat $0' README`,
+	`sh -c 'wc -l "$1"' _ README`, `bash -c 'cat "$@"' _ README doc/a`, `sh -c 'cat $0' README`,
 }
 
 // canaryRound105Strings are lines whose command string a runner hands to
@@ -128,8 +128,17 @@ var canaryRound105Subst = []string{
 
 // roundOrdinary105Subst are ordinary lines near them.
 var roundOrdinary105Subst = []string{
-	`cat $(echo doc)/a`, `wc -l $(ls doc)`, `cat "$(dirname README)"/doc/a`, `echo sub; cat $(git rev-parse --show-toplevel)/README`,
+	`cat $(echo doc)/a`, `wc -l $(ls doc)`, `cat "$(dirname README)"/doc/a`,
 	`grep -n x $(find . -name '*.go')`, `cat $(realpath doc)/a`, `x=$(echo doc); cat $x/a`,
+}
+
+// roundOrdinary105Unlinked are ordinary lines of round 105 whose head
+// the line makes and may be a link the project holds (see
+// TestCanaryLinkedTail): they stay allowed in a project that holds no
+// link to a secret location and ask in round 84's, which does.
+var roundOrdinary105Unlinked = []string{
+	`wc -l "$(git rev-parse --show-toplevel)"/README`, `sh -c 'cat $1/x' _ sub`,
+	`echo sub; cat $(git rev-parse --show-toplevel)/README`,
 }
 
 // canaryRound105Filters are lines where a filter (tr, sed, cut) changes a
@@ -180,6 +189,9 @@ func TestCanaryRound105(t *testing.T) {
 	wantQuietAndAllowed(t, decide, roundOrdinary105Subst)
 	wantPrintedAndAsked(t, decide, canaryRound105Filters, nil)
 	wantQuietAndAllowed(t, decide, roundOrdinary105Filters)
+	wantDecisions(t, decide, roundOrdinary105Unlinked, nil)
+	uhome, uwd := unlinkedFixture(t)
+	wantDecisions(t, secretDecider(t, uhome, uwd), nil, roundOrdinary105Unlinked)
 	wantDecisions(t, decide, canaryRound105Strings, roundOrdinary105Strings)
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	wantPrintedAndAsked(t, decide, canaryRound105Strings, nil)

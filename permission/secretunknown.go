@@ -509,22 +509,41 @@ func listsNames(c shellscan.Command) bool {
 	return true
 }
 
-// fromEnvironment reports whether every unknown part of w is a plain
-// reference to a variable the line does not bind (cat $X/README, cat
-// "$TMPDIR/out.txt"): its value is the host's, which may be any directory
-// as much as a link of the project, where a substitution or a variable
-// the line binds may be the text of a link it found (cat $(find . -name
-// s)/id_ed25519, find . -name s | while read d; do cat $d/…; done).
+// fromEnvironment reports whether no unknown part of w may be a link
+// the project holds, found by the line: each is a reference to a
+// variable the line does not bind, plain, with an operator (${X:-doc},
+// whose default is a word of its own: see [shellscan.DefaultValues]) or
+// printed (printenv X), whose value is the host's (cat $X/README, cat
+// "$TMPDIR/out.txt"), which may be any directory as much as such a link;
+// or a substitution whose output the line spells out, which the checks
+// take as a word of its own: the working directory ($(pwd)), or echo,
+// realpath, dirname or basename of a word of plain characters ($(echo
+// doc)/a: see substVariants). Any other substitution, and a variable the
+// line binds, may be the text of a link the line found (cat $(find .
+// -name s)/id_ed25519, find . -name s | while read d; do cat $d/…; done).
 func fromEnvironment(w string, vars map[string][]string) bool {
-	rest := varRef().ReplaceAllStringFunc(w, func(ref string) string {
-		m := varRef().FindStringSubmatch(ref)
-		if _, bound := vars[m[1]+m[2]]; bound {
-			return ref
+	unbound := func(name string) bool {
+		_, bound := vars[name]
+		return !bound
+	}
+	rest := envPart().ReplaceAllStringFunc(w, func(ref string) string {
+		m := envPart().FindStringSubmatch(ref)
+		switch {
+		case m[1] != "" && unbound(m[1]), m[2] != "" && unbound(m[2]), m[3] != "" && unbound(m[3]), m[4] != "":
+			return ""
 		}
-		return ""
+		return ref
 	})
 	return !strings.ContainsAny(rest, "$`")
 }
+
+// envPart matches the unknown parts fromEnvironment lets through: $name,
+// ${name}, ${name with an operator and a word of no expansion},
+// $(printenv name) (submatches 1 to 3), and $(pwd), $(echo|realpath|
+// dirname|basename word of plain characters) (submatch 4).
+var envPart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?:[-:=+?#%/^,][^${}` + "`" + `]*)?\}|\(printenv ([A-Za-z_][A-Za-z0-9_]*)\)|(\((?:pwd(?: -[LP])?|(?:echo|realpath|dirname|basename) [A-Za-z0-9_.+@%:,=][A-Za-z0-9_./+@%:,=-]*)\)))`)
+})
 
 // varRef matches a reference to a plain shell variable: $name or ${name}.
 var varRef = sync.OnceValue(func() *regexp.Regexp {
