@@ -21,11 +21,10 @@ var canaryFiltered = []string{
 	`printf SUB/S/ID_ED25519 | tr A-Z a-z > g; readarray -t a < g; cat ${a[0]}`,
 }
 
-// filteredOrdinary stay allowed: a filtered file read as data, a file of
-// the project's names read back as names.
+// filteredOrdinary stay allowed: a filtered file read as data (a file of
+// the project's names read back as names: see linkedWholeUnlinked).
 var filteredOrdinary = []string{
-	`echo X | tr A-Z a-z > g; cat g`, `find . -name '*.md' > files; wc -l $(cat files)`,
-	`echo hello | tr a-z A-Z > out.txt; wc -c out.txt`, `git ls-files > list; head -n 3 $(cat list)`,
+	`echo X | tr A-Z a-z > g; cat g`, `echo hello | tr a-z A-Z > out.txt; wc -c out.txt`,
 }
 
 // TestCanaryFiltered checks that each line prints the key in real bash

@@ -3,9 +3,13 @@
 package permission_test
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // canaryLinkedTail read a path whose head a command substitution makes
@@ -73,4 +77,65 @@ func unlinkedFixture(t *testing.T) (home, wd string) {
 		}
 	}
 	return home, wd
+}
+
+// canaryLinkedWhole read names the line's commands make from the project
+// (ls, find, the input of xargs), one of which is a link the project
+// holds to ~/.ssh/id_ed25519 (k) or leads beneath sub/s. Each printed the
+// key in real bash and was allowed: such names were taken for the
+// project's data, which the sandbox was left to guard.
+var canaryLinkedWhole = []string{
+	`cat $(ls)`, `ls | xargs cat`, `cat $(find . -type l)`, `for f in $(ls); do cat $f; done`,
+	`head -c 200 $(ls -A)`, `cat $(find . -maxdepth 1 -type f -o -type l)`, `cat $(find -L . -name id_ed25519)`,
+	`find . -name s | sed 's|$|/id_ed25519|' | xargs cat`, `find . -type l | xargs cat`,
+}
+
+// linkedWholeUnlinked, ordinary lines of earlier rounds among them, stay
+// allowed in a project that holds no link to a secret location, and ask
+// in one that does: the names they read are the project's, made by the
+// line, and may be that link.
+var linkedWholeUnlinked = []string{
+	`wc -l $(ls doc)`, `ls doc | xargs wc -l`, `wc -l $(find . -name '*.md')`, `for f in $(ls doc); do cat doc/$f; done`,
+	`grep -l a -r doc | xargs cat`, `grep -n TODO $(git ls-files)`, `grep -n foo $(find . -name '*.go')`,
+	`git ls-files | sed 's,^,./,' | xargs wc -l`, `git diff --name-only | xargs cat`, `cat $(git ls-files)`,
+	`grep -l x -r doc | sed 's/^/.\//' | xargs cat`, `git ls-files | while read -r f; do cat "$f"; done`,
+	`for f in $(git ls-files); do wc -l "$f"; done`, `cat $(ls README)`, `head -n 3 $(git ls-files '*.md')`,
+	`find . -name '*.md' > files; wc -l $(cat files)`, `git ls-files > list; head -n 3 $(cat list)`,
+	`while read -r f; do wc -l "$f"; done < files.txt`,
+	// sh -c's positional parameters: the gate takes them from the
+	// wrapper's words, which may be left out (an expansion, an option).
+	`sh -c 'grep -n x "$1"' _ doc/a`, `bash -c 'wc -l "$@"' _ README doc/a`, `sh -c 'wc -l "$1"' _ README`,
+	`bash -c 'cat "$@"' _ README doc/a`, `sh -c 'cat $0' README`,
+}
+
+// TestCanaryLinkedWhole checks that a read of names the line makes from
+// the project asks when the project holds a link to a secret file or
+// location, and stays allowed when it holds none.
+func TestCanaryLinkedWhole(t *testing.T) {
+	home, wd := round84Fixture(t)
+	if err := os.Symlink("../home/.ssh/id_ed25519", filepath.Join(wd, "k")); err != nil {
+		t.Fatal(err)
+	}
+	decide := secretDecider(t, home, wd)
+	for _, line := range canaryLinkedWhole {
+		if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
+			t.Errorf("%q printed no key: %q", line, out)
+		}
+	}
+	wantDecisions(t, decide, append(canaryLinkedWhole, linkedWholeUnlinked...), nil)
+	home, wd = unlinkedFixture(t)
+	wantDecisions(t, secretDecider(t, home, wd), nil, linkedWholeUnlinked)
+}
+
+// runIn runs line in real bash in wd with home's environment and env
+// and returns what it printed.
+func runIn(t *testing.T, home, wd, line string, env ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
+	cmd.Dir = wd
+	cmd.Env = append(canaryEnv(home), env...)
+	out, _ := cmd.CombinedOutput()
+	return string(out)
 }

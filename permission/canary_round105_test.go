@@ -60,10 +60,10 @@ var canaryRound105Positional = []string{
 	`timeout 5 sh -c 'cat ${1}/s/id_ed25519' _ sub`,
 }
 
-// roundOrdinary105Positional are ordinary lines near them.
-var roundOrdinary105Positional = []string{
-	`sh -c 'wc -l "$1"' _ README`, `bash -c 'cat "$@"' _ README doc/a`, `sh -c 'cat $0' README`,
-}
+// roundOrdinary105Positional are ordinary lines near them. (Those that
+// read a positional parameter ask in this project, which holds links to
+// secret locations: see linkedWholeUnlinked.)
+var roundOrdinary105Positional = []string{`sh -c 'echo "$1"' _ README`, `bash -c 'ls "$@"' _ doc sub`}
 
 // canaryRound105Strings are lines whose command string a runner hands to
 // sh expands a variable with an operator: a default or an alternative
@@ -128,8 +128,8 @@ var canaryRound105Subst = []string{
 
 // roundOrdinary105Subst are ordinary lines near them.
 var roundOrdinary105Subst = []string{
-	`cat $(echo doc)/a`, `wc -l $(ls doc)`, `cat "$(dirname README)"/doc/a`,
-	`grep -n x $(find . -name '*.go')`, `cat $(realpath doc)/a`, `x=$(echo doc); cat $x/a`,
+	`cat $(echo doc)/a`, `cat "$(dirname README)"/doc/a`,
+	`cat $(realpath doc)/a`, `x=$(echo doc); cat $x/a`,
 }
 
 // roundOrdinary105Unlinked are ordinary lines of round 105 whose head
@@ -158,8 +158,8 @@ var canaryRound105Filters = []string{
 // roundOrdinary105Filters are ordinary lines near them, which stay
 // allowed.
 var roundOrdinary105Filters = []string{
-	`git ls-files | sed 's,^,./,' | xargs wc -l`, `git diff --name-only | xargs cat`, `ls doc | tr a-z A-Z`,
-	`echo hello | tr a-z A-Z`, `cat README | tr a-z A-Z`, `grep -l x -r doc | sed 's/^/.\//' | xargs cat`,
+	`ls doc | tr a-z A-Z`,
+	`echo hello | tr a-z A-Z`, `cat README | tr a-z A-Z`,
 }
 
 // TestCanaryRound105 checks that each line prints the token or the key

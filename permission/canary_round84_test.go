@@ -3,13 +3,10 @@
 package permission_test
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lite-agent/lite-agent-go/permission"
 )
@@ -115,13 +112,7 @@ func round84Fixture(t *testing.T) (home, wd string) {
 func runRound84(t *testing.T, line string, env ...string) string {
 	t.Helper()
 	home, wd := round84Fixture(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
-	cmd.Dir = wd
-	cmd.Env = append(canaryEnv(home), env...)
-	out, _ := cmd.CombinedOutput()
-	return string(out)
+	return runIn(t, home, wd, line, env...)
 }
 
 // TestCanaryRound84 checks that each line of round 84 reads the key when

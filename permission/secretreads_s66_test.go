@@ -86,11 +86,9 @@ func TestBashSecretReadsUnknownPartsS66(t *testing.T) {
 		}
 	}
 	for _, line := range []string{
-		`for f in *.go; do cat "$f"; done`, `cat $(git ls-files)`,
-		`git ls-files | while read -r f; do cat "$f"; done`, `for f in $(git ls-files); do wc -l "$f"; done`,
-		`cat $(ls README.md)`, `wc -l $(find . -name '*.md')`, `cat "$TMPDIR/out.txt"`,
+		`for f in *.go; do cat "$f"; done`,
+		`cat "$TMPDIR/out.txt"`,
 		`for d in src docs; do cat $d/README.md; done`, `echo "$HOME"`, `h=~; ls $h`, `for i in 1 2; do echo $i; done`,
-		`head -n 3 $(git ls-files '*.md')`,
 		`for f in README.md notes.txt; do cat "$f"; done`, `x=README.md; cat $x`, `cd -; cat README.md`,
 		`cd - && ls -la`,
 		`cd sub && ls $OLDPWD`, `ls -la "$(dirname "$(pwd)")"`, `ls $X/.ssh`, `stat "$OLDPWD/.pgpass"`,

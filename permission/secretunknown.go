@@ -58,6 +58,17 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 		}
 		return !complete || g.linkedTail(links, tail, tree, atLink)
 	}
+	// linkedWhole reports whether the project holds a link to a secret
+	// location or a path beneath one (or may: the walk ran out of
+	// budget). A link to a directory that only holds one (~/.config) is
+	// no name of a secret: a name beneath it is one a command that
+	// follows links makes (find -L), which secretThroughLinks judges.
+	linkedWhole := func() bool {
+		linked("", false)
+		return !complete || slices.ContainsFunc(links, func(l projectLink) bool {
+			return g.namesSecret([]string{""}, l.to, false, false)
+		})
+	}
 	check := func(w string, whole bool) bool {
 		if !strings.ContainsAny(w, "$`") {
 			return false
@@ -140,6 +151,14 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 				return true
 			}
 			if whole && tail == "" && g.wholeUnknownMaySecret(v, a.Vars) {
+				return true
+			}
+			if whole && tail == "" && !fromEnvironment(v, a.Vars) && linkedWhole() {
+				// Names the line's commands make from the project may
+				// be a link it holds to a secret file, or lead beneath
+				// one to a secret location (cat $(ls), ls | xargs cat,
+				// cat $(find -L . -name id_ed25519) printed the key
+				// through k, a link to ~/.ssh/id_ed25519: stop 56).
 				return true
 			}
 			if whole && rootedHead(v) {
@@ -516,9 +535,11 @@ func listsNames(c shellscan.Command) bool {
 // printed (printenv X), whose value is the host's (cat $X/README, cat
 // "$TMPDIR/out.txt"), which may be any directory as much as such a link;
 // or a substitution whose output the line spells out, which the checks
-// take as a word of its own: the working directory ($(pwd)), or echo,
+// take as a word of its own: the working directory ($(pwd)), echo,
 // realpath, dirname or basename of a word of plain characters ($(echo
-// doc)/a: see substVariants). Any other substitution, and a variable the
+// doc)/a: see substVariants), printf of words of no expansion (see
+// printfWords), or the names xargs reads from a text the line spells out
+// (echo doc/a | xargs grep x: see inputWords). Any other substitution, and a variable the
 // line binds, may be the text of a link the line found (cat $(find .
 // -name s)/id_ed25519, find . -name s | while read d; do cat $d/…; done).
 func fromEnvironment(w string, vars map[string][]string) bool {
@@ -540,9 +561,10 @@ func fromEnvironment(w string, vars map[string][]string) bool {
 // envPart matches the unknown parts fromEnvironment lets through: $name,
 // ${name}, ${name with an operator and a word of no expansion},
 // $(printenv name) (submatches 1 to 3), and $(pwd), $(echo|realpath|
-// dirname|basename word of plain characters) (submatch 4).
+// dirname|basename word of plain characters), $(printf words of no
+// expansion) and the names xargs reads from a spelled text (submatch 4).
 var envPart = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?:[-:=+?#%/^,][^${}` + "`" + `]*)?\}|\(printenv ([A-Za-z_][A-Za-z0-9_]*)\)|(\((?:pwd(?: -[LP])?|(?:echo|realpath|dirname|basename) [A-Za-z0-9_.+@%:,=][A-Za-z0-9_./+@%:,=-]*)\)))`)
+	return regexp.MustCompile(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?:[-:=+?#%/^,][^${}` + "`" + `]*)?\}|\(printenv ([A-Za-z_][A-Za-z0-9_]*)\)|(\((?:pwd(?: -[LP])?|(?:echo|realpath|dirname|basename) [A-Za-z0-9_.+@%:,=][A-Za-z0-9_./+@%:,=-]*|printf [^$` + "`" + `()]+|xargs spelled input)\)))`)
 })
 
 // varRef matches a reference to a plain shell variable: $name or ${name}.

@@ -571,7 +571,7 @@ func (an *analyzer) script(src string, lang syntax.LangVariant, depth int) bool 
 	an.inputs = nil
 	for _, in := range inputs {
 		if in.from <= an.callPos && an.callPos < in.to {
-			an.inputs = append(an.inputs, input{0, uint(len(src)) + 1, in.text})
+			an.inputs = append(an.inputs, input{0, uint(len(src)) + 1, in.text, in.spelled})
 		}
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {

@@ -1344,6 +1344,10 @@ const maxScriptSpellings = 4096
 type input struct {
 	from, to uint // offsets in the script
 	text     string
+	// spelled marks a text that is all the statement may read there: a
+	// here-string or here-document, or what echo or printf prints into
+	// a pipe, not a file the line wrote, which may hold more.
+	spelled bool
 }
 
 // stmtInput records the script the redirections of st feed the commands
@@ -1358,7 +1362,7 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrIn:
 			text, ok := an.redirText(r, src)
 			if ok {
-				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text})
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text, r.Op != syntax.RdrIn})
 			}
 			if r.Op == syntax.RdrIn && an.filteredWritten(an.word(r.Word, src).text) && readsNames(st) {
 				// xargs cat < g, while read f; do cat $f; done < g,
@@ -1757,7 +1761,7 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	text, ok := an.printed(b.X, src)
 	filters := an.filtersSpelled(b.X, src)
 	if ok {
-		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text})
+		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text, echoOrPrintf(b.X)})
 	}
 	if ok || filters {
 		an.spelledFed = append(an.spelledFed, input{from: b.Y.Pos().Offset(), to: b.Y.End().Offset()})
@@ -1839,6 +1843,32 @@ func (an *analyzer) readsFiltered(st *syntax.Stmt, src string) bool {
 		_, spelled := an.writtenText(n)
 		return filter && spelled
 	})
+}
+
+// echoOrPrintf reports whether st is echo or printf, which print their
+// words whatever they are fed.
+func echoOrPrintf(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return false
+	}
+	n := path.Base(c.Args[0].Lit())
+	return n == "echo" || n == "printf"
+}
+
+// spelledInput reports whether the command being analyzed reads on its
+// standard input only texts the line spells out (see input.spelled).
+func (an *analyzer) spelledInput() bool {
+	found := false
+	for _, in := range an.inputs {
+		if in.from <= an.callPos && an.callPos < in.to {
+			if !in.spelled {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // printer reports whether st is echo, printf or cat, whose output does not

@@ -1721,5 +1721,10 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 		return false
 	}
 	input := word{text: "$(xargs input)", dynamic: true}
+	if an.spelledInput() {
+		// echo doc/a | xargs grep x, xargs cat <<< README: the names
+		// are the input's words, which the checks of a.Inputs read.
+		input.text = "$(xargs spelled input)"
+	}
 	return an.inner(append(cmd[:len(cmd):len(cmd)], input), depth, chain)
 }
