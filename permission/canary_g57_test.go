@@ -195,6 +195,7 @@ func TestCanaryG57GitEditor(t *testing.T) {
 // no EDITOR, npm runs vi, which reads :!cmd from the line's pipe. It was
 // allowed by "allow bash" at stop 57 (npm's test list had it as ordinary).
 func TestCanaryG57NpmEdit(t *testing.T) {
+	tooltest.Long(t, "runs npm and an editor")
 	tooltest.Need(t, tooltest.CanaryTools, "git", "vi")
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)

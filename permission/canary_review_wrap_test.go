@@ -113,6 +113,7 @@ func reviewNpxTemplate(t *testing.T) string {
 
 // TestCanaryReviewNpx runs the attacks of the review with the real npx.
 func TestCanaryReviewNpx(t *testing.T) {
+	tooltest.Long(t, "runs npx for each line")
 	tooltest.Need(t, tooltest.NodeJS, "npx")
 	template := reviewNpxTemplate(t)
 	checkReviewRound(t, template, canaryReviewNpx)

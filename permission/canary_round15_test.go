@@ -76,6 +76,7 @@ var canaryRound15Ordinary = []string{
 // runtime. Damage is judged on .git alone, since any go command writes
 // its cache.
 func TestCanaryRound15GoToolFlags(t *testing.T) {
+	tooltest.Long(t, "builds with the go toolchain for each line")
 	goRun := goLineRunner(t)
 	template := canaryTemplate(t)
 	for _, line := range canaryRound15Go {
@@ -199,6 +200,7 @@ var canaryRound15Setup = []struct{ setup, line, damage string }{
 // TestCanaryRound15GoAfterSetup checks that each of canaryRound15Setup is
 // refused by both scenarios and, run, creates its damage path.
 func TestCanaryRound15GoAfterSetup(t *testing.T) {
+	tooltest.Long(t, "builds with the go toolchain for each line")
 	goRun := goLineRunner(t)
 	template := canaryTemplate(t)
 	for _, c := range canaryRound15Setup {

@@ -142,6 +142,7 @@ func TestCanaryRound16(t *testing.T) {
 // time limit than the canary's three seconds: the JVM compiles the
 // source before it runs out of memory.
 func TestCanaryRound16Java(t *testing.T) {
+	tooltest.Long(t, "compiles and runs Java")
 	tooltest.Need(t, tooltest.CanaryTools, "java")
 	template := canaryTemplate(t)
 	for _, line := range canaryRound16Java {

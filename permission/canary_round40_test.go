@@ -174,6 +174,7 @@ var canaryRound40NpmOrdinary = []string{
 // TestCanaryRound40Npm runs canaryRound40Npm with the installed npm, in
 // a project with a package x in node_modules.
 func TestCanaryRound40Npm(t *testing.T) {
+	tooltest.Long(t, "runs npm for each line")
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
 	work := filepath.Join(template, "work")
@@ -257,6 +258,7 @@ var canaryRound40NpmHome = map[string][]string{
 // npm: the fake home's .npmrc sets ignore-scripts and a global prefix in
 // the home directory, where a package x is installed.
 func TestCanaryRound40NpmHome(t *testing.T) {
+	tooltest.Long(t, "runs npm for each line")
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
 	for name, body := range map[string]string{

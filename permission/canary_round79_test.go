@@ -90,6 +90,7 @@ var canaryRound79Gyp = map[string][]string{
 }
 
 func TestCanaryRound79Gyp(t *testing.T) {
+	tooltest.Long(t, "runs pnpm and node-gyp")
 	tooltest.Need(t, tooltest.NodeJS, "pnpm")
 	template := packageTemplate(t, "npm")
 	nodeGypCache(t, template)
@@ -173,6 +174,7 @@ var canaryRound79Dlx = map[string][]string{
 }
 
 func TestCanaryRound79Dlx(t *testing.T) {
+	tooltest.Long(t, "runs pnpm dlx")
 	tooltest.Need(t, tooltest.NodeJS, "pnpm", "npm")
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()

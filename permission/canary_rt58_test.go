@@ -135,6 +135,7 @@ var canaryRT58GoTool = []string{
 // caches outside the home: it must delete the home's .bashrc, and be
 // refused by both scenarios.
 func TestCanaryRT58GoTool(t *testing.T) {
+	tooltest.Long(t, "builds with the go toolchain for each line")
 	prog, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not installed")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 )
 
 // TestCanaryHelpersSeeSlowDamage (tests68): the helpers that run attack
@@ -17,6 +19,7 @@ import (
 // however slow the machine is. canaryAttack reports the canary removed,
 // and a victim signalled or reniced late counts as harmed.
 func TestCanaryHelpersSeeSlowDamage(t *testing.T) {
+	tooltest.Long(t, "waits for damage that comes seconds late, line after line")
 	template := canaryTemplate(t)
 	for _, line := range []string{
 		`sleep 3; rm c`,

@@ -19,6 +19,24 @@ const CanaryTools = "install it with scripts/install-canary-tools.sh"
 // besides Go, Node.js is what the tests may assume.
 const NodeJS = "install Node.js"
 
+// LongEnv is the environment variable that runs the long tests: the
+// canaries of package permission that run a whole toolchain (maven,
+// cargo, a JDK, pip installs) for each of many lines. .ci/run sets it; so
+// does CI being set.
+const LongEnv = "LITE_AGENT_LONG_TESTS"
+
+// Long skips t, a long test, unless the environment variable [LongEnv] is
+// 1 or CI is set, with a message that names the variable and says why
+// the test is long. It keeps go test ./... within its budget of minutes
+// on two cores.
+func Long(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv(LongEnv) == "1" || os.Getenv("CI") != "" {
+		return
+	}
+	t.Skipf("a long test (%s): set %s=1 to run it, as .ci/run does", why, LongEnv)
+}
+
 // Need calls [Missing] for the first of programs that is not installed:
 // a name is looked up on PATH, an absolute path is checked as it is. how
 // says how to install them, e.g. [CanaryTools].

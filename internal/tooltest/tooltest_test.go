@@ -75,3 +75,28 @@ func TestTheScriptsExist(t *testing.T) {
 		t.Errorf("%s is not executable: %v", script, fi.Mode())
 	}
 }
+
+// TestLongRunsOnlyWhenAsked checks that a long test skips, naming the
+// variable, unless LITE_AGENT_LONG_TESTS=1 or CI is set.
+func TestLongRunsOnlyWhenAsked(t *testing.T) {
+	for _, tc := range []struct {
+		long, ci string
+		skip     bool
+	}{{"", "", true}, {"0", "", true}, {"1", "", false}, {"", "true", false}} {
+		t.Setenv(tooltest.LongEnv, tc.long)
+		t.Setenv("CI", tc.ci)
+		r := &recorder{TB: t}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tooltest.Long(r, "runs maven")
+		}()
+		<-done
+		if r.skipped != tc.skip {
+			t.Errorf("%s=%q CI=%q: skipped %v, want %v", tooltest.LongEnv, tc.long, tc.ci, r.skipped, tc.skip)
+		}
+		if r.skipped && (!strings.Contains(r.msg, tooltest.LongEnv+"=1") || !strings.Contains(r.msg, "runs maven")) {
+			t.Errorf("message %q names neither the variable nor why", r.msg)
+		}
+	}
+}
