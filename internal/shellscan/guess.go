@@ -1250,7 +1250,7 @@ func (an *analyzer) innerSpellings(args []word) {
 		if messageFile(args, "-") {
 			break // a message read from the standard input
 		}
-		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read, read) {
+		if in.text != "" && in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read, read) {
 			return
 		}
 	}
@@ -1340,13 +1340,16 @@ const maxScriptSpellings = 4096
 // An input is a script that the commands of the statement from from to
 // to may read on their standard input: a here-string or here-document,
 // the output of echo or printf piped to it, or a file the line wrote
-// with a text it spells out.
+// with a text it spells out. One of no text stands for a standard input
+// the analysis does not know (a file, another pipe, a descriptor), which
+// keeps the statement's input from being spelled (see spelledInput).
 type input struct {
 	from, to uint // offsets in the script
 	text     string
 	// spelled marks a text that is all the statement may read there: a
-	// here-string or here-document, or what echo or printf prints into
-	// a pipe, not a file the line wrote, which may hold more.
+	// here-string or here-document on descriptor 0, or what echo or
+	// printf prints into a pipe, not a file the line wrote, which may
+	// hold more.
 	spelled bool
 }
 
@@ -1358,11 +1361,22 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 		if r.N != nil && r.N.Value != "0" && r.N.Value != "1" {
 			continue
 		}
+		stdin := r.N == nil || r.N.Value == "0"
 		switch r.Op {
+		case syntax.RdrInOut, syntax.DplIn:
+			if stdin {
+				// xargs cat <<< README 0<>list, … 3<list <&3: names
+				// the analysis does not know.
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), "", false})
+			}
 		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrIn:
 			text, ok := an.redirText(r, src)
 			if ok {
-				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text, r.Op != syntax.RdrIn})
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text, stdin && r.Op != syntax.RdrIn})
+			} else if stdin && r.Op == syntax.RdrIn {
+				// xargs cat <<< README < list: list's names, not
+				// README, whichever comes last (round 106).
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), "", false})
 			}
 			if r.Op == syntax.RdrIn && an.filteredWritten(an.word(r.Word, src).text) && readsNames(st) {
 				// xargs cat < g, while read f; do cat $f; done < g,
@@ -1762,6 +1776,10 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	filters := an.filtersSpelled(b.X, src)
 	if ok {
 		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text, echoOrPrintf(b.X)})
+	} else {
+		// What b.X prints is not known: a here-string around the pipe
+		// ({ find … | xargs cat; } <<< README) is not what b.Y reads.
+		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), "", false})
 	}
 	if ok || filters {
 		an.spelledFed = append(an.spelledFed, input{from: b.Y.Pos().Offset(), to: b.Y.End().Offset()})

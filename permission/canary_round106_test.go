@@ -1,0 +1,54 @@
+//go:build linux
+
+package permission_test
+
+import "testing"
+
+// canaryRound106Linked are round 106's lines (a review of stop 56) that
+// printed the key in real bash through sub/s, the project's link into
+// ~/.ssh, and were allowed: their head was taken for the host's
+// environment or for names the line spells out.
+var canaryRound106Linked = map[string][]string{
+	// BASH_REMATCH is no variable of the environment: [[ =~ ]] sets it
+	// to a text of the line's making.
+	"1-bash-rematch": {
+		`[[ sub/s =~ .* ]]; cat $BASH_REMATCH/id_ed25519`,
+		`[[ sub/s =~ .* ]] && cat "$BASH_REMATCH/id_ed25519"`,
+		`[[ sub/s =~ (.*) ]] && cat ${BASH_REMATCH}/id_ed25519`,
+		`[[ $(find . -name s) =~ .* ]] && cat $BASH_REMATCH/id_ed25519`,
+	},
+	// xargs was taken to read only a here-string or echo's words while
+	// its standard input was a file, a descriptor or another pipe.
+	"2-xargs-not-spelled": {
+		`find . -name s | sed 's|$|/id_ed25519|' > l.txt; xargs cat <<< README < l.txt`,
+		`find . -name s | sed 's|$|/id_ed25519|' > l.txt; xargs cat <<< README 0<l.txt`,
+		`find . -name s | sed 's|$|/id_ed25519|' > l.txt; xargs cat <<< README 0<>l.txt`,
+		`find . -name s | sed 's|$|/id_ed25519|' > l.txt; xargs cat <<< README 3<l.txt <&3`,
+		`find . -name s | sed 's|$|/id_ed25519|' > l.txt; echo README | xargs cat < l.txt`,
+		`find . -name s | sed 's|$|/id_ed25519|' > l.txt; echo README | xargs cat 0<l.txt`,
+		`find . -name s | sed 's|$|/id_ed25519|' | xargs cat 1<<< README >&2`,
+		`{ find . -name s | sed 's|$|/id_ed25519|' | xargs cat; } <<< README`,
+		`bash -c 'find . -name s | sed "s|\$|/id_ed25519|" | xargs cat' <<< README`,
+	},
+}
+
+// canaryRound106Ordinary stay allowed in the linked project: names the
+// line spells out, fed to xargs or matched by [[ =~ ]] without reading
+// BASH_REMATCH.
+var canaryRound106Ordinary = []string{
+	`echo doc/a | xargs grep a`, `xargs cat <<< README`, `echo README doc/a | xargs wc -l`,
+	`printf '%s\n' README doc/a | xargs cat`, `xargs wc -l <<< README > /dev/null`,
+	`[[ README =~ READ ]] && cat README`, `{ xargs cat; } <<< README`,
+}
+
+// TestCanaryRound106 checks that each line of round 106 prints the key
+// in real bash and asks, and that the ordinary lines print none and stay
+// allowed.
+func TestCanaryRound106(t *testing.T) {
+	home, wd := round84Fixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, lines := range canaryRound106Linked {
+		wantPrintedAndAsked(t, decide, lines, nil)
+	}
+	wantQuietAndAllowed(t, decide, canaryRound106Ordinary)
+}
