@@ -32,6 +32,28 @@ var canaryRound106Linked = map[string][]string{
 	},
 }
 
+// canaryRound106Unlinked printed the key in real bash and were allowed
+// in a project that holds no link: a command taken to pass on whole lines
+// of a text the line spells out (head, tail, grep, tac) printed part of
+// one, a name no word of the line shows. (In round 84's project a read of
+// names the line makes asks whatever they are: see linkedWhole.)
+var canaryRound106Unlinked = []string{
+	`echo xx../home/.ssh/id_ed25519 | tail -c +3 | xargs cat`, `cat $(tail -c +3 <<< xx../home/.ssh/id_ed25519)`,
+	`echo xx../home/.ssh/id_ed25519 > f; cat $(tail -c +3 f)`, `echo xx../home/.ssh/id_ed25519 | tail +3c | xargs cat`,
+	`echo xx../home/.ssh/id_ed25519 | tail '-c' +3 | xargs cat`, `echo xx../home/.ssh/id_ed25519 > f; cat $(grep -o '[.][.].*' f)`,
+	`cat $(grep -o '[.][.].*' <<< xx../home/.ssh/id_ed25519)`, `echo xx../home/.ssh/id_ed25519 | grep -o '[.][.].*' | xargs cat`,
+	`cat $(printf .ssh/home/../ | tac -s /)id_ed25519`, `echo ../home/.sshZ > f; cat $(head -c 12 f)/id_ed25519`,
+	`cat $(head -c 12 <<< ../home/.sshZ)/id_ed25519`,
+}
+
+// canaryRound106UnlinkedOrdinary stay allowed in the unlinked project:
+// whole lines of a spelled text selected or sorted.
+var canaryRound106UnlinkedOrdinary = []string{
+	`echo doc/a README | head -n 1 | xargs cat`, `echo doc/a | grep doc | xargs cat`,
+	`printf '%s\n' README doc/a | sort | xargs wc -l`, `printf '%s\n' README doc/a | grep -v x | head -1 | xargs cat`,
+	`echo README > f; cat $(head -1 f)`, `echo README > f; cat $(grep -i read f)`,
+}
+
 // canaryRound106Ordinary stay allowed in the linked project: names the
 // line spells out, fed to xargs or matched by [[ =~ ]] without reading
 // BASH_REMATCH.
@@ -51,4 +73,9 @@ func TestCanaryRound106(t *testing.T) {
 		wantPrintedAndAsked(t, decide, lines, nil)
 	}
 	wantQuietAndAllowed(t, decide, canaryRound106Ordinary)
+	for _, line := range canaryRound106Unlinked {
+		wantCredentialPrinted(t, line)
+	}
+	home, wd = unlinkedFixture(t)
+	wantDecisions(t, secretDecider(t, home, wd), canaryRound106Unlinked, canaryRound106UnlinkedOrdinary)
 }

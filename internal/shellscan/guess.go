@@ -1714,7 +1714,7 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 		}
 	case *syntax.BinaryCmd:
 		if x.Op == syntax.Pipe {
-			if passes(x.Y) {
+			if an.passes(x.Y, src) {
 				return an.printed(x.X, src)
 			}
 			// echo, printf or cat of files print what they are
@@ -1812,13 +1812,13 @@ func (an *analyzer) filtersSpelled(st *syntax.Stmt, src string) bool {
 		if x.Op != syntax.Pipe && x.Op != syntax.PipeAll || printer(x.Y) {
 			return false
 		}
-		if passes(x.Y) {
+		if an.passes(x.Y, src) {
 			return an.filtersSpelled(x.X, src) // | sort, | head: its lines
 		}
 		_, known := an.printed(x.X, src)
 		return known || an.filtersSpelled(x.X, src)
 	case *syntax.CallExpr:
-		if printer(st) || passes(st) {
+		if printer(st) || an.passes(st, src) {
 			return false
 		}
 		for _, r := range st.Redirs {
@@ -1853,7 +1853,7 @@ func (an *analyzer) readsFiltered(st *syntax.Stmt, src string) bool {
 			}
 		}
 	}
-	filter := isCall && len(c.Args) > 0 && !printer(st) && !passes(st)
+	filter := isCall && len(c.Args) > 0 && !printer(st) && !an.passes(st, src)
 	return slices.ContainsFunc(names, func(n string) bool {
 		if an.filteredWritten(n) {
 			return true
@@ -1953,21 +1953,85 @@ func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string, known, filte
 // "-", tee, and the filters that select or sort lines (sort, uniq, head,
 // tail, tac, shuf, grep without a file operand). What they print is then
 // among the lines the left side printed, and so are the commands in it.
-func passes(st *syntax.Stmt) bool {
+// An option that prints a part of a line or more than the lines (head
+// and tail -c, grep -o or -n, tac -s, uniq -c, shuf -e), or a word only
+// known when the line runs, makes st a filter: echo xx../home/.ssh/k |
+// tail -c +3 | xargs cat read the key (round 106).
+func (an *analyzer) passes(st *syntax.Stmt, src string) bool {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 {
 		return false
 	}
-	switch c.Args[0].Lit() {
+	name := c.Args[0].Lit()
+	var words []string
+	for _, a := range c.Args[1:] {
+		w := an.word(a, src)
+		if w.dynamic || w.special {
+			return false
+		}
+		words = append(words, w.text)
+	}
+	switch name {
 	case "cat":
-		for _, a := range c.Args[1:] {
-			if l := a.Lit(); l != "-" && !strings.HasPrefix(l, "-") {
-				return false
+		return !slices.ContainsFunc(words, func(w string) bool { return w != "-" && !strings.HasPrefix(w, "-") })
+	case "tee", "sort":
+		return true
+	case "uniq", "shuf", "head", "tail", "tac", "grep", "egrep", "fgrep":
+		return !slices.ContainsFunc(words, func(w string) bool { return changesLines(name, w) })
+	}
+	return false
+}
+
+// changesLines reports whether w, a word of the line-passing command
+// name (see passes), may be an option that makes it print other than
+// whole lines of its input. A word after an option that takes a value
+// (grep -e -o) is taken as an option too.
+func changesLines(name, w string) bool {
+	if name == "tail" && strings.HasPrefix(w, "+") {
+		return strings.ContainsAny(w, "bck") // tail +3c: bytes
+	}
+	if !strings.HasPrefix(w, "-") || w == "-" || w == "--" {
+		return false
+	}
+	if name == "tac" {
+		return true // -s, -r, -b: records of its own separator
+	}
+	if long, ok := strings.CutPrefix(w, "--"); ok {
+		long, _, _ = strings.Cut(long, "=")
+		switch name {
+		case "head", "tail":
+			return strings.HasPrefix("bytes", long)
+		case "uniq":
+			return strings.HasPrefix("count", long) || strings.HasPrefix("group", long) || strings.HasPrefix("all-repeated", long)
+		case "shuf":
+			return strings.HasPrefix("echo", long) || strings.HasPrefix("input-range", long)
+		}
+		for _, bad := range []string{"only-matching", "byte-offset", "line-number", "with-filename", "label", "count",
+			"files-with-matches", "files-without-match", "null", "initial-tab", "color", "colour"} {
+			if strings.HasPrefix(bad, long) {
+				return true
 			}
 		}
-		return true
-	case "tee", "sort", "uniq", "head", "tail", "tac", "shuf", "grep", "egrep", "fgrep":
-		return true
+		return false
+	}
+	bad, valued := "", ""
+	switch name {
+	case "head", "tail":
+		bad, valued = "c", "n"
+	case "uniq":
+		bad, valued = "cD", "fsw"
+	case "shuf":
+		bad, valued = "ei", "nor"
+	default: // grep
+		bad, valued = "obnHclLZT", "efmABCdD"
+	}
+	for _, r := range w[1:] {
+		switch {
+		case strings.ContainsRune(bad, r):
+			return true
+		case strings.ContainsRune(valued, r):
+			return false // the rest is its value
+		}
 	}
 	return false
 }
