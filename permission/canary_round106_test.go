@@ -44,6 +44,18 @@ var canaryRound106Unlinked = []string{
 	`cat $(grep -o '[.][.].*' <<< xx../home/.ssh/id_ed25519)`, `echo xx../home/.ssh/id_ed25519 | grep -o '[.][.].*' | xargs cat`,
 	`cat $(printf .ssh/home/../ | tac -s /)id_ed25519`, `echo ../home/.sshZ > f; cat $(head -c 12 f)/id_ed25519`,
 	`cat $(head -c 12 <<< ../home/.sshZ)/id_ed25519`,
+	// A spelled or filtered text moved into another file by a command
+	// that writes it (sed -i, sort -o, uniq, sponge, dd), or read by a
+	// filter through a glob or dd's if=.
+	`echo xx../home/.ssh/id_ed25519 > f; sed -i s/xx// f; cat $(cat f)`,
+	`echo xx../home/.ssh/id_ed25519 > f; sed -i s/xx// f; xargs cat < f`,
+	`rev <<< 91552de_di/hss./emoh/.. > g; sort -o h g; cat $(cat h)`, `rev <<< 91552de_di/hss./emoh/.. > g; uniq g h; cat $(cat h)`,
+	`rev <<< 91552de_di/hss./emoh/.. > g; cat g | sponge h; cat $(cat h)`,
+	`echo 91552de_di/hss./emoh/.. > f; rev f | sponge g; cat $(cat g)`,
+	`echo 91552de_di/hss./emoh/.. > f; dd if=f of=g 2>/dev/null; cat $(rev g)`,
+	`echo 91552de_di/hss./emoh/.. > f; dd if=f 2>/dev/null | rev | xargs cat`,
+	`echo 91552de_di/hss./emoh/.. > f; cat $(rev ?)`, `echo 91552de_di/hss./emoh/.. > f; cat $(rev f*)`,
+	`echo 91552de_di/hss./emoh/.. > f; cat $(rev [f])`,
 }
 
 // canaryRound106UnlinkedOrdinary stay allowed in the unlinked project:
@@ -52,6 +64,9 @@ var canaryRound106UnlinkedOrdinary = []string{
 	`echo doc/a README | head -n 1 | xargs cat`, `echo doc/a | grep doc | xargs cat`,
 	`printf '%s\n' README doc/a | sort | xargs wc -l`, `printf '%s\n' README doc/a | grep -v x | head -1 | xargs cat`,
 	`echo README > f; cat $(head -1 f)`, `echo README > f; cat $(grep -i read f)`,
+	`find . -name '*.md' > files; sort -o files files; wc -l $(cat files)`, `echo b > f; sort -o g f; cat g`,
+	`echo x > y && chmod 644 y && wc -l $(cat y) 2>/dev/null; true`, `sed -i s/a/b/ doc/a; cat $(ls doc)`,
+	`rev doc/a > g; wc -c g`,
 }
 
 // canaryRound106Ordinary stay allowed in the linked project: names the

@@ -914,6 +914,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	an.command(ws, depth, 0)
 	an.plainRead = false
 	an.markOwnCode(an.callFrom, uses)
+	an.filterWrites(ws)
 	an.copyWritten(ws)
 }
 

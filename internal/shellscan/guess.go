@@ -1513,6 +1513,83 @@ func (an *analyzer) changesSpelled(st *syntax.Stmt, src string) bool {
 	})
 }
 
+// filterWrites marks as filtered (see filtered) the files the command
+// ws, just analyzed, writes other than through a redirection (sed -i,
+// sort -o, uniq's output, sponge, dd of=, a word of a command the
+// analysis does not model) when it reads a text the line spells out or
+// filtered, or when the file held one: its text is then the command's
+// change of it, of the author's choosing (echo xx../home/.ssh/k > f; sed
+// -i s/xx// f; cat $(cat f) read the key, round 106). cp, mv and ln are
+// followed by copyWritten; chmod, chown, chgrp and touch change no text.
+func (an *analyzer) filterWrites(ws []word) {
+	switch path.Base(ws[0].text) {
+	case "cp", "mv", "ln", "chmod", "chown", "chgrp", "touch":
+		return
+	}
+	var targets []string
+	for _, acc := range an.a.accesses[an.callFrom:] {
+		if !acc.redirect && acc.path != "" && (acc.mode == modeWrite || acc.unknown) {
+			targets = append(targets, acc.path)
+		}
+	}
+	if len(targets) == 0 {
+		return
+	}
+	spelled := an.readsSpelledText(ws)
+	for _, t := range targets {
+		if _, known := an.writtenText(t); spelled || known || an.filteredWritten(t) {
+			an.writeFiltered(t)
+		}
+	}
+}
+
+// readsSpelledText reports whether the command ws, being analyzed, may
+// read a text the line spells out or filtered: a file the line wrote so
+// as an operand or an option's value (dd if=f), or on its standard input
+// (a here-string, echo piped to it).
+func (an *analyzer) readsSpelledText(ws []word) bool {
+	for _, w := range ws[1:] {
+		if w.dynamic || w.special || w.text == "" {
+			continue
+		}
+		names := []string{w.text}
+		if _, v, ok := strings.Cut(w.text, "="); ok && v != "" {
+			names = append(names, v)
+		}
+		for _, n := range names {
+			if _, ok := an.writtenText(n); ok || an.filteredWritten(n) || w.pattern && an.patternWritten(n) {
+				return true
+			}
+		}
+	}
+	at := func(in input) bool { return in.from <= an.callPos && an.callPos < in.to }
+	return slices.ContainsFunc(an.inputs, func(in input) bool { return in.text != "" && at(in) }) ||
+		slices.ContainsFunc(an.spelledFed, at)
+}
+
+// patternWritten reports whether p, a word holding a glob, may name a
+// file the line wrote with a text it spells out or filtered (rev f*, rev
+// ? after echo … > f): a brace pattern, or one path.Match cannot read,
+// may name any.
+func (an *analyzer) patternWritten(p string) bool {
+	if strings.ContainsAny(p, "{}") {
+		return len(an.written) > 0 || len(an.filtered) > 0
+	}
+	for _, k := range an.writtenKeys(p) {
+		for w := range an.written {
+			if ok, err := path.Match(k, w); ok || err != nil {
+				return true
+			}
+		}
+		for w := range an.filtered {
+			if ok, err := path.Match(k, w); ok || err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // spellWritten spells, through read, the text of each file the line
 // wrote that the word t may name: t itself, the value after '=' of an
 // option or a setting (--agent-program=./y, editor=./y), or the value
@@ -1839,18 +1916,28 @@ func (an *analyzer) filtersSpelled(st *syntax.Stmt, src string) bool {
 // it spells out (tr A-Z a-z < f, sed s/bus/sub/ f, rev f, base64 -d f
 // after echo … > f).
 func (an *analyzer) readsFiltered(st *syntax.Stmt, src string) bool {
-	var names []string
+	var names, patterns []string
+	add := func(w word) {
+		switch {
+		case w.dynamic || w.special || w.text == "":
+		case w.pattern:
+			patterns = append(patterns, w.text)
+		default:
+			names = append(names, w.text)
+			if _, v, ok := strings.Cut(w.text, "="); ok && v != "" {
+				names = append(names, v) // dd if=f
+			}
+		}
+	}
 	for _, r := range st.Redirs {
 		if r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0") {
-			names = append(names, an.word(r.Word, src).text)
+			add(an.word(r.Word, src))
 		}
 	}
 	c, isCall := st.Cmd.(*syntax.CallExpr)
 	if isCall {
 		for _, a := range c.Args[min(1, len(c.Args)):] {
-			if w := an.word(a, src); !w.dynamic && !w.special && w.text != "" {
-				names = append(names, w.text)
-			}
+			add(an.word(a, src))
 		}
 	}
 	filter := isCall && len(c.Args) > 0 && !printer(st) && !an.passes(st, src)
@@ -1860,7 +1947,7 @@ func (an *analyzer) readsFiltered(st *syntax.Stmt, src string) bool {
 		}
 		_, spelled := an.writtenText(n)
 		return filter && spelled
-	})
+	}) || filter && slices.ContainsFunc(patterns, an.patternWritten)
 }
 
 // echoOrPrintf reports whether st is echo or printf, which print their
