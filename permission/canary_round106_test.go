@@ -2,7 +2,12 @@
 
 package permission_test
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // canaryRound106Linked are round 106's lines (a review of stop 56) that
 // printed the key in real bash through sub/s, the project's link into
@@ -69,6 +74,34 @@ var canaryRound106UnlinkedOrdinary = []string{
 	`rev doc/a > g; wc -c g`,
 }
 
+// canaryRound106HomeLinked printed the key in real bash and were allowed
+// in a project whose only link, d, leads to the home directory: a head or
+// a name the line makes may be a path beneath the link (d/.ssh), which
+// linkedTail and linkedWhole took for the link itself.
+var canaryRound106HomeLinked = []string{
+	`cat $(ls -d $(ls -d d)/.s*)/id_ed25519`,
+	`for l in $(find . -maxdepth 1 -type l); do cat $(ls -d $l/.s*)/id_ed25519; done`,
+	`find . -type l | sed 's|$|/.ssh/id_ed25519|' | xargs cat`,
+}
+
+// canaryRound106HomeLinkedOrdinary stay allowed in that project: heads
+// of the host's environment or the working directory, names the line
+// spells.
+var canaryRound106HomeLinkedOrdinary = []string{
+	`cat $X/README`, `cat $(pwd)/README`, `cat "$TMPDIR/out.txt"`, `echo doc/a | xargs cat`, `wc -l README doc/a`,
+}
+
+// homeLinkedFixture makes round 84's home and a project whose only link,
+// d, leads to the home.
+func homeLinkedFixture(t *testing.T) (home, wd string) {
+	t.Helper()
+	home, wd = unlinkedFixture(t)
+	if err := os.Symlink("../home", filepath.Join(wd, "d")); err != nil {
+		t.Fatal(err)
+	}
+	return home, wd
+}
+
 // canaryRound106Ordinary stay allowed in the linked project: names the
 // line spells out, fed to xargs or matched by [[ =~ ]] without reading
 // BASH_REMATCH.
@@ -93,4 +126,11 @@ func TestCanaryRound106(t *testing.T) {
 	}
 	home, wd = unlinkedFixture(t)
 	wantDecisions(t, secretDecider(t, home, wd), canaryRound106Unlinked, canaryRound106UnlinkedOrdinary)
+	home, wd = homeLinkedFixture(t)
+	for _, line := range canaryRound106HomeLinked {
+		if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
+			t.Errorf("%q printed no key: %q", line, out)
+		}
+	}
+	wantDecisions(t, secretDecider(t, home, wd), canaryRound106HomeLinked, canaryRound106HomeLinkedOrdinary)
 }
