@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -46,6 +47,7 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 	var (
 		walked, complete bool
 		links            []projectLink
+		secrets          linkWalk // the secret locations, once worked out (see leadsAboveSecret)
 	)
 	// linked reports whether tail, the known end of a path read whose
 	// head is unknown, goes through a symbolic link the project holds to
@@ -56,17 +58,19 @@ func (g *Gate) unknownSecretRead(a *shellscan.Analysis) string {
 			walked = true
 			links, complete = g.projectLinks(a)
 		}
-		return !complete || g.linkedTail(links, tail, tree, atLink)
+		return !complete || g.linkedTail(links, tail, tree, atLink, &secrets)
 	}
 	// linkedWhole reports whether the project holds a link to a secret
-	// location or a path beneath one (or may: the walk ran out of
-	// budget). A link to a directory that only holds one (~/.config) is
-	// no name of a secret: a name beneath it is one a command that
-	// follows links makes (find -L), which secretThroughLinks judges.
+	// location or a path beneath one, or to a directory holding one (or
+	// may: the walk ran out of budget). A name beneath a link to a
+	// directory that holds one (~, ~/.config) is made by a command that
+	// follows links (find -L, which secretThroughLinks judges) or by the
+	// line's text: find . -type l | sed 's|$|/.ssh/id_ed25519|' | xargs
+	// cat read the key through d, a link to ~ (round 106).
 	linkedWhole := func() bool {
 		linked("", false)
 		return !complete || slices.ContainsFunc(links, func(l projectLink) bool {
-			return g.namesSecret([]string{""}, l.to, false, false)
+			return g.namesSecret([]string{""}, l.to, false, false) || g.leadsAboveSecret(l, &secrets)
 		})
 	}
 	check := func(w string, whole bool) bool {
@@ -909,13 +913,20 @@ func (g *Gate) projectLinks(a *shellscan.Analysis) ([]projectLink, bool) {
 // directories c1…cn-1, or with atLink begin where one leads, and name a
 // secret location or a path beneath one (with tree, also a directory
 // holding one) there: the head may be any directory of the project, the
-// one holding the link too, and with atLink the link itself.
-func (g *Gate) linkedTail(links []projectLink, tail string, tree, atLink bool) bool {
+// one holding the link too, and with atLink the link itself or, when the
+// link leads to a directory holding a secret location, a path beneath it
+// (see leadsAboveSecret, whose secret locations secrets keeps).
+func (g *Gate) linkedTail(links []projectLink, tail string, tree, atLink bool, secrets *linkWalk) bool {
 	if rest := strings.Trim(tail, "/"); atLink && rest != "" {
 		// The head may be the link itself (cat $(find . -name
 		// s)/id_ed25519, s a link to ~/.ssh).
 		for _, l := range links {
 			if g.namesSecret([]string{""}, filepath.Join(l.to, rest), strings.ContainsAny(rest, "*?[{"), tree) {
+				return true
+			}
+			if g.leadsAboveSecret(l, secrets) {
+				// The head may be a path beneath the link (cat $(ls -d
+				// $(ls -d d)/.s*)/id_ed25519, d a link to ~: round 106).
 				return true
 			}
 		}
@@ -936,4 +947,16 @@ func (g *Gate) linkedTail(links []projectLink, tail string, tree, atLink bool) b
 		}
 	}
 	return false
+}
+
+// leadsAboveSecret reports whether l leads to a directory that holds a
+// secret location that exists (~ holding ~/.ssh): a path beneath the
+// link may be that location or a path beneath it, whatever its tail. w
+// keeps the secret locations worked out for the line (see
+// linkWalk.secretPaths).
+func (g *Gate) leadsAboveSecret(l projectLink, w *linkWalk) bool {
+	if fi, err := os.Stat(l.to); err != nil || !fi.IsDir() {
+		return false
+	}
+	return g.holdsSecretOf(l.to, w.secretPaths(g))
 }

@@ -668,6 +668,11 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		an.envSecretParam(n)
 		if !plainParam(n) {
 			an.opaque("a parameter expansion with an index, a modifier or an indirection evaluates data")
+		} else if n.Param.Value == "BASH_REMATCH" {
+			// What a [[ =~ ]] matched, a text of the line's making that
+			// is no variable of the environment: [[ sub/s =~ .* ]]; cat
+			// $BASH_REMATCH/id_ed25519 read the key (round 106).
+			an.opaque("BASH_REMATCH holds the text a [[ =~ ]] matched")
 		}
 	case *syntax.CmdSubst:
 		if an.walkedSubst[n] {
@@ -909,6 +914,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	an.command(ws, depth, 0)
 	an.plainRead = false
 	an.markOwnCode(an.callFrom, uses)
+	an.filterWrites(ws)
 	an.copyWritten(ws)
 }
 

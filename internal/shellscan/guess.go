@@ -1250,7 +1250,7 @@ func (an *analyzer) innerSpellings(args []word) {
 		if messageFile(args, "-") {
 			break // a message read from the standard input
 		}
-		if in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read, read) {
+		if in.text != "" && in.from <= an.callPos && an.callPos < in.to && !an.spellScript(in.text, read, read) {
 			return
 		}
 	}
@@ -1340,13 +1340,16 @@ const maxScriptSpellings = 4096
 // An input is a script that the commands of the statement from from to
 // to may read on their standard input: a here-string or here-document,
 // the output of echo or printf piped to it, or a file the line wrote
-// with a text it spells out.
+// with a text it spells out. One of no text stands for a standard input
+// the analysis does not know (a file, another pipe, a descriptor), which
+// keeps the statement's input from being spelled (see spelledInput).
 type input struct {
 	from, to uint // offsets in the script
 	text     string
 	// spelled marks a text that is all the statement may read there: a
-	// here-string or here-document, or what echo or printf prints into
-	// a pipe, not a file the line wrote, which may hold more.
+	// here-string or here-document on descriptor 0, or what echo or
+	// printf prints into a pipe, not a file the line wrote, which may
+	// hold more.
 	spelled bool
 }
 
@@ -1358,11 +1361,22 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 		if r.N != nil && r.N.Value != "0" && r.N.Value != "1" {
 			continue
 		}
+		stdin := r.N == nil || r.N.Value == "0"
 		switch r.Op {
+		case syntax.RdrInOut, syntax.DplIn:
+			if stdin {
+				// xargs cat <<< README 0<>list, … 3<list <&3: names
+				// the analysis does not know.
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), "", false})
+			}
 		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc, syntax.RdrIn:
 			text, ok := an.redirText(r, src)
 			if ok {
-				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text, r.Op != syntax.RdrIn})
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), text, stdin && r.Op != syntax.RdrIn})
+			} else if stdin && r.Op == syntax.RdrIn {
+				// xargs cat <<< README < list: list's names, not
+				// README, whichever comes last (round 106).
+				an.inputs = append(an.inputs, input{st.Pos().Offset(), st.End().Offset(), "", false})
 			}
 			if r.Op == syntax.RdrIn && an.filteredWritten(an.word(r.Word, src).text) && readsNames(st) {
 				// xargs cat < g, while read f; do cat $f; done < g,
@@ -1497,6 +1511,83 @@ func (an *analyzer) changesSpelled(st *syntax.Stmt, src string) bool {
 	return slices.ContainsFunc(an.spelledFed, func(in input) bool {
 		return in.from <= st.Pos().Offset() && st.Pos().Offset() < in.to
 	})
+}
+
+// filterWrites marks as filtered (see filtered) the files the command
+// ws, just analyzed, writes other than through a redirection (sed -i,
+// sort -o, uniq's output, sponge, dd of=, a word of a command the
+// analysis does not model) when it reads a text the line spells out or
+// filtered, or when the file held one: its text is then the command's
+// change of it, of the author's choosing (echo xx../home/.ssh/k > f; sed
+// -i s/xx// f; cat $(cat f) read the key, round 106). cp, mv and ln are
+// followed by copyWritten; chmod, chown, chgrp and touch change no text.
+func (an *analyzer) filterWrites(ws []word) {
+	switch path.Base(ws[0].text) {
+	case "cp", "mv", "ln", "chmod", "chown", "chgrp", "touch":
+		return
+	}
+	var targets []string
+	for _, acc := range an.a.accesses[an.callFrom:] {
+		if !acc.redirect && acc.path != "" && (acc.mode == modeWrite || acc.unknown) {
+			targets = append(targets, acc.path)
+		}
+	}
+	if len(targets) == 0 {
+		return
+	}
+	spelled := an.readsSpelledText(ws)
+	for _, t := range targets {
+		if _, known := an.writtenText(t); spelled || known || an.filteredWritten(t) {
+			an.writeFiltered(t)
+		}
+	}
+}
+
+// readsSpelledText reports whether the command ws, being analyzed, may
+// read a text the line spells out or filtered: a file the line wrote so
+// as an operand or an option's value (dd if=f), or on its standard input
+// (a here-string, echo piped to it).
+func (an *analyzer) readsSpelledText(ws []word) bool {
+	for _, w := range ws[1:] {
+		if w.dynamic || w.special || w.text == "" {
+			continue
+		}
+		names := []string{w.text}
+		if _, v, ok := strings.Cut(w.text, "="); ok && v != "" {
+			names = append(names, v)
+		}
+		for _, n := range names {
+			if _, ok := an.writtenText(n); ok || an.filteredWritten(n) || w.pattern && an.patternWritten(n) {
+				return true
+			}
+		}
+	}
+	at := func(in input) bool { return in.from <= an.callPos && an.callPos < in.to }
+	return slices.ContainsFunc(an.inputs, func(in input) bool { return in.text != "" && at(in) }) ||
+		slices.ContainsFunc(an.spelledFed, at)
+}
+
+// patternWritten reports whether p, a word holding a glob, may name a
+// file the line wrote with a text it spells out or filtered (rev f*, rev
+// ? after echo … > f): a brace pattern, or one path.Match cannot read,
+// may name any.
+func (an *analyzer) patternWritten(p string) bool {
+	if strings.ContainsAny(p, "{}") {
+		return len(an.written) > 0 || len(an.filtered) > 0
+	}
+	for _, k := range an.writtenKeys(p) {
+		for w := range an.written {
+			if ok, err := path.Match(k, w); ok || err != nil {
+				return true
+			}
+		}
+		for w := range an.filtered {
+			if ok, err := path.Match(k, w); ok || err != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // spellWritten spells, through read, the text of each file the line
@@ -1700,7 +1791,7 @@ func (an *analyzer) printed(st *syntax.Stmt, src string) (string, bool) {
 		}
 	case *syntax.BinaryCmd:
 		if x.Op == syntax.Pipe {
-			if passes(x.Y) {
+			if an.passes(x.Y, src) {
 				return an.printed(x.X, src)
 			}
 			// echo, printf or cat of files print what they are
@@ -1762,6 +1853,10 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 	filters := an.filtersSpelled(b.X, src)
 	if ok {
 		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), text, echoOrPrintf(b.X)})
+	} else {
+		// What b.X prints is not known: a here-string around the pipe
+		// ({ find … | xargs cat; } <<< README) is not what b.Y reads.
+		an.inputs = append(an.inputs, input{b.Y.Pos().Offset(), b.Y.End().Offset(), "", false})
 	}
 	if ok || filters {
 		an.spelledFed = append(an.spelledFed, input{from: b.Y.Pos().Offset(), to: b.Y.End().Offset()})
@@ -1794,13 +1889,13 @@ func (an *analyzer) filtersSpelled(st *syntax.Stmt, src string) bool {
 		if x.Op != syntax.Pipe && x.Op != syntax.PipeAll || printer(x.Y) {
 			return false
 		}
-		if passes(x.Y) {
+		if an.passes(x.Y, src) {
 			return an.filtersSpelled(x.X, src) // | sort, | head: its lines
 		}
 		_, known := an.printed(x.X, src)
 		return known || an.filtersSpelled(x.X, src)
 	case *syntax.CallExpr:
-		if printer(st) || passes(st) {
+		if printer(st) || an.passes(st, src) {
 			return false
 		}
 		for _, r := range st.Redirs {
@@ -1821,28 +1916,38 @@ func (an *analyzer) filtersSpelled(st *syntax.Stmt, src string) bool {
 // it spells out (tr A-Z a-z < f, sed s/bus/sub/ f, rev f, base64 -d f
 // after echo … > f).
 func (an *analyzer) readsFiltered(st *syntax.Stmt, src string) bool {
-	var names []string
+	var names, patterns []string
+	add := func(w word) {
+		switch {
+		case w.dynamic || w.special || w.text == "":
+		case w.pattern:
+			patterns = append(patterns, w.text)
+		default:
+			names = append(names, w.text)
+			if _, v, ok := strings.Cut(w.text, "="); ok && v != "" {
+				names = append(names, v) // dd if=f
+			}
+		}
+	}
 	for _, r := range st.Redirs {
 		if r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0") {
-			names = append(names, an.word(r.Word, src).text)
+			add(an.word(r.Word, src))
 		}
 	}
 	c, isCall := st.Cmd.(*syntax.CallExpr)
 	if isCall {
 		for _, a := range c.Args[min(1, len(c.Args)):] {
-			if w := an.word(a, src); !w.dynamic && !w.special && w.text != "" {
-				names = append(names, w.text)
-			}
+			add(an.word(a, src))
 		}
 	}
-	filter := isCall && len(c.Args) > 0 && !printer(st) && !passes(st)
+	filter := isCall && len(c.Args) > 0 && !printer(st) && !an.passes(st, src)
 	return slices.ContainsFunc(names, func(n string) bool {
 		if an.filteredWritten(n) {
 			return true
 		}
 		_, spelled := an.writtenText(n)
 		return filter && spelled
-	})
+	}) || filter && slices.ContainsFunc(patterns, an.patternWritten)
 }
 
 // echoOrPrintf reports whether st is echo or printf, which print their
@@ -1935,21 +2040,85 @@ func (an *analyzer) teeWrites(c *syntax.CallExpr, src, text string, known, filte
 // "-", tee, and the filters that select or sort lines (sort, uniq, head,
 // tail, tac, shuf, grep without a file operand). What they print is then
 // among the lines the left side printed, and so are the commands in it.
-func passes(st *syntax.Stmt) bool {
+// An option that prints a part of a line or more than the lines (head
+// and tail -c, grep -o or -n, tac -s, uniq -c, shuf -e), or a word only
+// known when the line runs, makes st a filter: echo xx../home/.ssh/k |
+// tail -c +3 | xargs cat read the key (round 106).
+func (an *analyzer) passes(st *syntax.Stmt, src string) bool {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 {
 		return false
 	}
-	switch c.Args[0].Lit() {
+	name := c.Args[0].Lit()
+	var words []string
+	for _, a := range c.Args[1:] {
+		w := an.word(a, src)
+		if w.dynamic || w.special {
+			return false
+		}
+		words = append(words, w.text)
+	}
+	switch name {
 	case "cat":
-		for _, a := range c.Args[1:] {
-			if l := a.Lit(); l != "-" && !strings.HasPrefix(l, "-") {
-				return false
+		return !slices.ContainsFunc(words, func(w string) bool { return w != "-" && !strings.HasPrefix(w, "-") })
+	case "tee", "sort":
+		return true
+	case "uniq", "shuf", "head", "tail", "tac", "grep", "egrep", "fgrep":
+		return !slices.ContainsFunc(words, func(w string) bool { return changesLines(name, w) })
+	}
+	return false
+}
+
+// changesLines reports whether w, a word of the line-passing command
+// name (see passes), may be an option that makes it print other than
+// whole lines of its input. A word after an option that takes a value
+// (grep -e -o) is taken as an option too.
+func changesLines(name, w string) bool {
+	if name == "tail" && strings.HasPrefix(w, "+") {
+		return strings.ContainsAny(w, "bck") // tail +3c: bytes
+	}
+	if !strings.HasPrefix(w, "-") || w == "-" || w == "--" {
+		return false
+	}
+	if name == "tac" {
+		return true // -s, -r, -b: records of its own separator
+	}
+	if long, ok := strings.CutPrefix(w, "--"); ok {
+		long, _, _ = strings.Cut(long, "=")
+		switch name {
+		case "head", "tail":
+			return strings.HasPrefix("bytes", long)
+		case "uniq":
+			return strings.HasPrefix("count", long) || strings.HasPrefix("group", long) || strings.HasPrefix("all-repeated", long)
+		case "shuf":
+			return strings.HasPrefix("echo", long) || strings.HasPrefix("input-range", long)
+		}
+		for _, bad := range []string{"only-matching", "byte-offset", "line-number", "with-filename", "label", "count",
+			"files-with-matches", "files-without-match", "null", "initial-tab", "color", "colour"} {
+			if strings.HasPrefix(bad, long) {
+				return true
 			}
 		}
-		return true
-	case "tee", "sort", "uniq", "head", "tail", "tac", "shuf", "grep", "egrep", "fgrep":
-		return true
+		return false
+	}
+	bad, valued := "", ""
+	switch name {
+	case "head", "tail":
+		bad, valued = "c", "n"
+	case "uniq":
+		bad, valued = "cD", "fsw"
+	case "shuf":
+		bad, valued = "ei", "nor"
+	default: // grep
+		bad, valued = "obnHclLZT", "efmABCdD"
+	}
+	for _, r := range w[1:] {
+		switch {
+		case strings.ContainsRune(bad, r):
+			return true
+		case strings.ContainsRune(valued, r):
+			return false // the rest is its value
+		}
 	}
 	return false
 }
