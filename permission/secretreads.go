@@ -218,6 +218,9 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 		for _, w := range c.Args {
 			words := append([]string{w}, fileWords(w)...)
 			words = append(words, embeddedWords(w)...)
+			for _, r := range substituteReplacements(w) {
+				words = append(append(words, r), embeddedWords(r)...)
+			}
 			for _, p := range append(words, tildeWords(w, a.Dirs)...) {
 				if g.namesSecretWord(a.Dirs, p) {
 					return w
@@ -511,6 +514,47 @@ func embeddedWords(w string) []string {
 		seen[f] = true
 		out = append(out, f)
 		out = append(out, fileWords(f)...)
+	}
+	return out
+}
+
+// substituteReplacements returns the replacement texts of the s commands
+// (sed's, perl's) a word may hold, s/PATTERN/REPLACEMENT/ with any
+// delimiter: each with its escaped delimiter (\/) made plain and the
+// escapes sed decodes (\x2f, \n …) decoded. The replacement is text the
+// command prints, a name of the author's choosing: ls README | sed
+// 's/.*/..\/home\/.ssh\/id_ed25519/' printed ../home/.ssh/id_ed25519 for
+// cat $(…) to read (round 106), where embeddedWords saw no name.
+func substituteReplacements(w string) []string {
+	var out []string
+	for i := 0; i+1 < len(w); i++ {
+		if w[i] != 's' || i > 0 && !strings.ContainsRune("; \n\t{}", rune(w[i-1])) {
+			continue
+		}
+		d := w[i+1]
+		if d == '\\' || d == '\n' || d == ' ' || d >= '0' && d <= '9' || d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || d == '_' {
+			continue
+		}
+		parts, j := []string{}, i+2
+		var b strings.Builder
+		for ; j < len(w) && len(parts) < 2; j++ {
+			switch {
+			case w[j] == '\\' && j+1 < len(w) && w[j+1] == d:
+				b.WriteByte(d)
+				j++
+			case w[j] == '\\' && j+1 < len(w):
+				b.WriteString(w[j : j+2])
+				j++
+			case w[j] == d:
+				parts = append(parts, b.String())
+				b.Reset()
+			default:
+				b.WriteByte(w[j])
+			}
+		}
+		if len(parts) == 2 && parts[1] != "" {
+			out = append(out, decodeEscapes(parts[1]))
+		}
 	}
 	return out
 }
