@@ -416,6 +416,9 @@ func (an *analyzer) guessScript(s string, depth int) {
 				if _, ok := an.printed(n.X, s); !ok && an.filtersSpelled(n.X, s) && readsNames(n.Y) {
 					an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
 				}
+				if readsNames(n.Y) && an.rewritesNames(n.X, s) {
+					an.opaque(rewrittenReason)
+				}
 			}
 			return true
 		case *syntax.DeclClause:
@@ -1383,6 +1386,11 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 				// g a spelled text filtered (see filtered).
 				an.opaque("a command reads names from a file the line writes with a text it spells out through a filter the analysis does not follow")
 			}
+			if (r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn) && readsNames(st) && an.holdsRewritten(r.Word, src) {
+				// xargs cat <<< "$(find h | sed …)", while read f; do
+				// cat $f; done < <(find h -printf …).
+				an.opaque(rewrittenReason)
+			}
 			unknown := r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn && an.unknownWritten(an.word(r.Word, src).text)
 			if c, isCall := st.Cmd.(*syntax.CallExpr); isCall && (ok || unknown) {
 				an.teeWrites(c, src, text, ok, false) // tee s <<< x
@@ -1403,6 +1411,10 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 				// writes there may stay after that text.
 				appending := r.Op == syntax.AppOut || r.Op == syntax.AppAll || holdsSubst(st.Redirs[i+1:])
 				an.write(w.text, text, appending)
+			} else if an.rewritesNames(st, src) {
+				// find h | sed s,^h,../home, > g: names of the
+				// author's choosing too (see rewritesNames).
+				an.writeFiltered(w.text)
 			} else {
 				// Any other command's output (sed s/#// x.example > x,
 				// tr, a program's) is a text only known when it runs.
@@ -1865,6 +1877,9 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 		// Also when part of what b.X prints is known (cat f g | xargs
 		// cat, g filtered): the rest is not.
 		an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
+	}
+	if readsNames(b.Y) && an.rewritesNames(b.X, src) {
+		an.opaque(rewrittenReason)
 	}
 	if c, isCall := b.Y.Cmd.(*syntax.CallExpr); isCall {
 		an.teeWrites(c, src, text, ok, filters)

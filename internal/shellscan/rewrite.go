@@ -1,0 +1,378 @@
+package shellscan
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// rewritesNames reports whether what st prints may be names that a
+// filter or a format of the line made out of others, so that a command
+// reading them as names (xargs, read, a loop, a command substitution read
+// as a path) reads names no word of the line shows and that need not lie
+// where the names they were made of lie. The names a project holds are
+// its own data, but a program the line spells out turns them into any
+// name it likes: with the project's h/.ssh/id_ed25519 (which the same
+// line may make), find h | sed s,^h,../home, | xargs cat, find .x. | tr
+// -d x | xargs cat and find h -printf '../home/%P\n' | xargs cat read
+// ~/.ssh/id_ed25519 (round 107). What passes whole lines on (sort, head,
+// grep, see passes), the commands that list names (find, ls, git
+// ls-files, xargs ls or grep -l) and two edits that keep a name where it
+// is (sed 's,^,./,', tr between separators, see keepsNames) rewrite none.
+func (an *analyzer) rewritesNames(st *syntax.Stmt, src string) bool {
+	if st == nil {
+		return false
+	}
+	switch x := st.Cmd.(type) {
+	case nil:
+		return false
+	case *syntax.BinaryCmd:
+		if x.Op != syntax.Pipe && x.Op != syntax.PipeAll {
+			return an.rewritesNames(x.X, src) || an.rewritesNames(x.Y, src)
+		}
+		c, isCall := x.Y.Cmd.(*syntax.CallExpr)
+		switch {
+		case an.passes(x.Y, src) || isCall && (an.listsNames(c, src) || an.keepsNames(c, src)):
+			return an.rewritesNames(x.X, src)
+		case isCall && echoOrPrintf(x.Y):
+			return an.rewriter(c, src) // its own words, not its input
+		}
+		return true // a filter of what x.X prints
+	case *syntax.CallExpr:
+		return an.rewriter(x, src)
+	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.DeclClause, *syntax.LetClause, *syntax.FuncDecl:
+		return false
+	}
+	// A group, a subshell, a loop, a test: what any statement in it
+	// prints.
+	found := false
+	syntax.Walk(st.Cmd, func(n syntax.Node) bool {
+		if s, ok := n.(*syntax.Stmt); ok && !found && s != st {
+			found = an.rewritesNames(s, src)
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// rewrittenReason is why a line that reads names rewritesNames made is
+// opaque.
+const rewrittenReason = "a command reads names that a filter or a format of the line made out of others"
+
+// rewriter reports whether the simple command c prints names it makes
+// out of others (see rewritesNames): a filter of text (sed, tr, awk, cut
+// … given by name, also behind a wrapper such as env or timeout) other
+// than the edits keepsNames allows, a word that is a format with text
+// beside its directives (find -printf '../home/%P\n', stat -c, git
+// --format, date +…), or echo and printf given a word that joins text to
+// an expansion (echo ../home/$f) or a variable or command substitution
+// that holds such names.
+func (an *analyzer) rewriter(c *syntax.CallExpr, src string) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	ws := make([]word, len(c.Args))
+	for i, a := range c.Args {
+		ws[i] = an.word(a, src)
+	}
+	if name := path.Base(ws[0].text); (name == "echo" || name == "printf") && !ws[0].dynamic {
+		for i, a := range c.Args[1:] {
+			w := ws[i+1]
+			if w.dynamic && (!bareExpansion(a) || an.holdsRewritten(a, src)) ||
+				name == "printf" && !w.dynamic && formatWithText(w.text) {
+				return true
+			}
+		}
+		return false
+	}
+	if an.keepsNames(c, src) {
+		return false
+	}
+	for _, w := range ws {
+		if w.dynamic || w.special {
+			continue
+		}
+		if textFilters[path.Base(w.text)] || formatWithText(w.text) {
+			return true
+		}
+		if _, v, ok := strings.Cut(w.text, "="); ok && strings.HasPrefix(w.text, "-") && formatWithText(v) {
+			return true // --format=…, --printf=…, --time-style=+…
+		}
+	}
+	return false
+}
+
+// formatWrites marks as filtered (see filtered) the files find -fprintf
+// writes with a format that has text of its own (see formatWithText):
+// find h -fprintf out '../home/%P\n'; xargs cat < out read the key.
+func (an *analyzer) formatWrites(ws []word) {
+	if len(ws) == 0 || path.Base(ws[0].text) != "find" {
+		return
+	}
+	for i := 1; i+2 < len(ws); i++ {
+		if ws[i].text == "-fprintf" && !ws[i+1].dynamic && (ws[i+2].dynamic || formatWithText(ws[i+2].text)) {
+			an.writeFiltered(ws[i+1].text)
+		}
+	}
+}
+
+// textFilters are the programs that print a change of the text they read
+// (or of their program's own text) rather than whole lines of it: what
+// comes out may be any name their program spells.
+var textFilters = map[string]bool{
+	"sed": true, "gsed": true, "tr": true, "awk": true, "gawk": true, "mawk": true, "nawk": true, "busybox": true,
+	"cut": true, "rev": true, "paste": true, "fold": true, "colrm": true, "column": true, "expand": true,
+	"unexpand": true, "iconv": true, "base64": true, "base32": true, "basenc": true, "xxd": true, "od": true,
+	"hexdump": true, "strings": true, "nl": true, "pr": true, "fmt": true, "jq": true, "gojq": true, "yq": true,
+	"perl": true, "ruby": true, "python": true, "python3": true, "node": true, "dd": true, "numfmt": true,
+	"envsubst": true, "sd": true, "join": true, "m4": true, "recode": true, "uconv": true, "printf": true,
+	"echo": true,
+}
+
+// bareExpansion reports whether w is one parameter expansion or command
+// substitution and nothing else ("$f", $1, $(ls)), quoted or not: echo
+// prints it as the value is, adding no text of the line's to it.
+func bareExpansion(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	switch p := parts[0].(type) {
+	case *syntax.ParamExp:
+		return !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil &&
+			p.Exp == nil && p.Names == 0
+	case *syntax.CmdSubst:
+		return true
+	}
+	return false
+}
+
+// holdsRewritten reports whether w holds a command or process
+// substitution whose output rewritesNames, or a variable the line set to a value holding
+// one (f=$(find h | sed s,^h,../home,); echo $f | xargs cat).
+func (an *analyzer) holdsRewritten(w *syntax.Word, src string) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			found = found || slices.ContainsFunc(x.Stmts, func(s *syntax.Stmt) bool { return an.rewritesNames(s, src) })
+			return false
+		case *syntax.ProcSubst:
+			found = found || slices.ContainsFunc(x.Stmts, func(s *syntax.Stmt) bool { return an.rewritesNames(s, src) })
+			return false
+		case *syntax.ParamExp:
+			if x.Param != nil {
+				found = found || slices.ContainsFunc(an.a.vars[x.Param.Value], an.rewrittenIn)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// rewrittenIn reports whether v, a word's text with its unknown parts as
+// their source, holds a command substitution whose output rewritesNames
+// (see Analysis.Rewritten).
+func (an *analyzer) rewrittenIn(v string) bool {
+	return slices.ContainsFunc(an.a.rewritten, func(r string) bool { return strings.Contains(v, r) })
+}
+
+// listsNames reports whether c, fed names on its standard input, prints
+// names it was fed or names beneath or above them, unchanged: xargs
+// running ls, dirname, basename, realpath, grep -l or echo with no other
+// word, and no replacement string (-I, which puts the name into other
+// words).
+func (an *analyzer) listsNames(c *syntax.CallExpr, src string) bool {
+	if len(c.Args) < 2 || c.Args[0].Lit() != "xargs" {
+		return false
+	}
+	i := 1
+	for ; i < len(c.Args); i++ {
+		w := an.word(c.Args[i], src)
+		if w.dynamic || w.special || w.pattern {
+			return false
+		}
+		switch t := w.text; {
+		case t == "-0" || t == "-r" || t == "--null" || t == "--no-run-if-empty" || t == "-t" || t == "--verbose":
+		case (t == "-n" || t == "-P" || t == "-L") && i+1 < len(c.Args):
+			i++
+		case len(t) > 2 && (t[:2] == "-n" || t[:2] == "-P" || t[:2] == "-L") && isDigits(t[2:]):
+		case strings.HasPrefix(t, "-"):
+			return false
+		default:
+			goto cmd
+		}
+	}
+	return false
+cmd:
+	var rest []word
+	for _, a := range c.Args[i:] {
+		w := an.word(a, src)
+		if w.dynamic || w.special || w.pattern || formatWithText(w.text) {
+			return false
+		}
+		rest = append(rest, w)
+	}
+	switch rest[0].text {
+	case "echo":
+		return len(rest) == 1
+	case "ls", "dirname", "basename", "realpath":
+		return true
+	case "grep", "egrep", "fgrep", "rg":
+		return slices.ContainsFunc(rest[1:], func(w word) bool {
+			return w.text == "--files-with-matches" || w.text == "--files-without-match" ||
+				strings.HasPrefix(w.text, "-") && !strings.HasPrefix(w.text, "--") && strings.ContainsAny(w.text, "lL")
+		})
+	}
+	return false
+}
+
+// keepsNames reports whether c is one of two edits that leave each name
+// it is fed where it is: sed adding ./ or a directory of the project
+// before each line (git ls-files | sed 's,^,./,' | xargs wc -l, ls doc |
+// sed 's,^,doc/,' | xargs cat, see prefixesDir), and tr changing or removing only
+// separators (tr '\n' '\0', tr -d '\r').
+func (an *analyzer) keepsNames(c *syntax.CallExpr, src string) bool {
+	if len(c.Args) < 2 {
+		return false
+	}
+	var ws []string
+	for _, a := range c.Args[1:] {
+		w := an.word(a, src)
+		if w.dynamic || w.special || w.pattern {
+			return false
+		}
+		ws = append(ws, w.text)
+	}
+	switch c.Args[0].Lit() {
+	case "sed":
+		scripts := 0
+		for i := 0; i < len(ws); i++ {
+			switch ws[i] {
+			case "-E", "-r", "--regexp-extended", "-u", "--unbuffered":
+				continue
+			case "-e", "--expression":
+				i++
+				if i == len(ws) {
+					return false
+				}
+			default:
+				if strings.HasPrefix(ws[i], "-") {
+					return false
+				}
+			}
+			if scripts++; scripts > 1 || !prefixesDir(ws[i]) {
+				return false
+			}
+		}
+		return scripts == 1
+	case "tr":
+		sets := 0
+		for _, w := range ws {
+			switch {
+			case w == "-d" || w == "-s" || w == "-ds":
+			case strings.HasPrefix(w, "-"):
+				return false
+			default:
+				sets++
+				if strings.Trim(decodeTrSet(w), "\n\r\t\x00 ") != "" {
+					return false
+				}
+			}
+		}
+		return sets > 0
+	}
+	return false
+}
+
+// prefixesDir reports whether s is a sed script that adds a directory
+// of the project before each line and does nothing else: s,^,./, or
+// s/^/doc\//, with any delimiter, the delimiter escaped in the directory,
+// and an optional g. The directory is relative, ends in a slash and
+// climbs nowhere: each of its parts is a plain name (., .. and a leading
+// / or ~ are not), so the names it makes lie beneath it; a directory that
+// is a link the project holds is judged as the project's links are.
+func prefixesDir(s string) bool {
+	if len(s) < 6 || s[0] != 's' {
+		return false
+	}
+	d := s[1]
+	rest, ok := strings.CutPrefix(s[2:], "^"+string(d))
+	if !ok {
+		return false
+	}
+	var dir strings.Builder
+	i := 0
+	for ; i < len(rest) && rest[i] != d; i++ {
+		if rest[i] == '\\' {
+			if i+1 == len(rest) || rest[i+1] != d {
+				return false
+			}
+			i++
+		}
+		dir.WriteByte(rest[i])
+	}
+	if i == len(rest) || rest[i+1:] != "" && rest[i+1:] != "g" {
+		return false
+	}
+	p, ok := strings.CutSuffix(dir.String(), "/")
+	if !ok {
+		return false
+	}
+	for k, part := range strings.Split(p, "/") {
+		if part == "." && k == 0 {
+			continue
+		}
+		if part == "" || part == "." || part == ".." || part[0] == '-' || part[0] == '~' ||
+			strings.ContainsFunc(part, func(r rune) bool { return !strings.ContainsRune(plainNameChars, r) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainNameChars are the characters of a plain name prefixesDir takes.
+const plainNameChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@+-"
+
+// decodeTrSet returns a tr set with the escapes and the classes of
+// separators ([:space:], [:blank:]) tr reads made into the bytes they
+// stand for, and anything else kept as it is.
+func decodeTrSet(s string) string {
+	r := strings.NewReplacer(`\n`, "\n", `\r`, "\r", `\t`, "\t", `\0`, "\x00", `\000`, "\x00", `\012`, "\n",
+		`\015`, "\r", `\011`, "\t", "[:space:]", " ", "[:blank:]", " ")
+	return r.Replace(s)
+}
+
+// formatWithText reports whether w is a format (find -printf, stat -c,
+// git --format, date +…) that prints text of its own beside its
+// directives, a dot, a slash or a tilde that may join the names it
+// prints to a path elsewhere (find h -printf '../home/%P\n'): a word that
+// starts with '+' (date, ls --time-style), or one holding a directive
+// (%P, %(path)) and such text other than a leading ./.
+func formatWithText(w string) bool {
+	if t, ok := strings.CutPrefix(w, "+"); ok {
+		return strings.ContainsAny(formatDirective().ReplaceAllString(t, ""), "./~\\")
+	}
+	if !formatDirective().MatchString(w) {
+		return false
+	}
+	t := strings.TrimPrefix(formatDirective().ReplaceAllString(w, ""), "./")
+	t = strings.NewReplacer(`\n`, "", `\0`, "", `\t`, "").Replace(t)
+	return strings.ContainsAny(t, "./~\\")
+}
+
+// formatDirective matches a directive of the formats formatWithText
+// reads: %P, %-10s, %%, %(path), %{…}, %C(red).
+var formatDirective = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`%(?:\([^)]*\)|\{[^}]*\}|[-+ #0-9.]*[a-zA-Z%@])`)
+})
