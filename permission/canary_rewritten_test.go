@@ -35,6 +35,9 @@ var canaryRewritten = []string{
 	`mkdir -p h/.ssh; touch h/.ssh/id_ed25519; cd h; for f in $(find .ssh -type f); do echo ../../home/$f; done | xargs cat`,
 	`mkdir -p h/.ssh; touch h/.ssh/id_ed25519; find h -type f | xargs -n1 | sed s,^h,../home, | xargs cat`,
 	`mkdir -p h/.ssh; touch h/.ssh/id_ed25519; { find h -type f | sed s,^h,../home,; } | xargs cat`,
+	`mkdir -p home/.ssh; touch home/.ssh/id_ed25519; find . ./home/.ssh/id_ed25519 -maxdepth 0 | tr -d '\n' | xargs cat`,
+	`mkdir -p a/home/.ssh a/b; touch a/home/.ssh/id_ed25519; find a -type f | xargs realpath --relative-to=a/b | xargs cat`,
+	`mkdir -p a/home/.ssh a/b; touch a/home/.ssh/id_ed25519; cat $(realpath --relative-to=a/b a/home/.ssh/id_ed25519)`,
 	// Round 106's open line: a path split over two s commands.
 	`ls README | sed -e 's/.*/..\/home\//' -e 's/$/.ssh\/id_ed25519/' | xargs cat`,
 }
@@ -47,14 +50,14 @@ var rewrittenOrdinary = []string{
 	`find . -name '*.md' | tr '\n' '\0' | xargs -0 wc -l`, `find doc -type f | xargs grep -l a | xargs cat`,
 	`find doc -type f -printf '%p\n' | xargs cat`, `wc -l $(git ls-files | grep -v vendor)`,
 	`find doc -type f | sort | head -1 | xargs cat`, `ls doc | xargs -n1 basename`, `sed 's/a/b/' README`,
-	`grep -rl a doc | tr -d '\r' | xargs cat`, `find doc -type f | xargs -n1 dirname | sort -u | xargs ls`,
+	`find doc -type f | xargs -n1 dirname | sort -u | xargs ls`,
 }
 
 // rewrittenAsked read names a filter the gate does not follow made; they
 // ask in a project without links too. The cost of round 107.
 var rewrittenAsked = []string{
 	`git status --porcelain | awk '{print $2}' | xargs cat`, `grep -rn a doc | cut -d: -f1 | xargs cat`,
-	`ls doc | sed 's/$/.bak/' | xargs cat`,
+	`ls doc | sed 's/$/.bak/' | xargs cat`, `grep -rl a doc | tr -d '\r' | xargs cat`,
 }
 
 // TestCanaryRewritten checks that each line prints the key in real bash

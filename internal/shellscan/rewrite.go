@@ -36,6 +36,11 @@ func (an *analyzer) rewritesNames(st *syntax.Stmt, src string) bool {
 		}
 		c, isCall := x.Y.Cmd.(*syntax.CallExpr)
 		switch {
+		case !isCall:
+			// A loop or a group: what its commands print, as they
+			// are fed what x.X prints (… | while read -r f; do echo
+			// "$f"; done).
+			return an.rewritesNames(x.X, src) || an.rewritesNames(x.Y, src)
 		case an.passes(x.Y, src) || isCall && (an.listsNames(c, src) || an.keepsNames(c, src)):
 			return an.rewritesNames(x.X, src)
 		case isCall && echoOrPrintf(x.Y):
@@ -69,7 +74,8 @@ const rewrittenReason = "a command reads names that a filter or a format of the 
 // … given by name, also behind a wrapper such as env or timeout) other
 // than the edits keepsNames allows, a word that is a format with text
 // beside its directives (find -printf '../home/%P\n', stat -c, git
-// --format, date +…), or echo and printf given a word that joins text to
+// --format, date +…), realpath --relative-to (a path from another
+// directory), or echo and printf given a word that joins text to
 // an expansion (echo ../home/$f) or a variable or command substitution
 // that holds such names.
 func (an *analyzer) rewriter(c *syntax.CallExpr, src string) bool {
@@ -80,15 +86,26 @@ func (an *analyzer) rewriter(c *syntax.CallExpr, src string) bool {
 	for i, a := range c.Args {
 		ws[i] = an.word(a, src)
 	}
-	if name := path.Base(ws[0].text); (name == "echo" || name == "printf") && !ws[0].dynamic {
+	if ws[0].dynamic || ws[0].special {
+		return true // a program only known when the line runs
+	}
+	if name := path.Base(ws[0].text); name == "echo" || name == "printf" {
+		format := name == "printf"
 		for i, a := range c.Args[1:] {
 			w := ws[i+1]
-			if w.dynamic && (!bareExpansion(a) || an.holdsRewritten(a, src)) ||
-				name == "printf" && !w.dynamic && formatWithText(w.text) {
+			if format && !w.dynamic && strings.HasPrefix(w.text, "-") {
+				continue // printf -v, --: then the format
+			}
+			if w.dynamic && (format || !bareExpansion(a) || an.holdsRewritten(a, src)) ||
+				format && formatWithText(w.text) {
 				return true
 			}
+			format = false
 		}
 		return false
+	}
+	if wrappers[path.Base(ws[0].text)] && slices.ContainsFunc(ws, func(w word) bool { return w.dynamic || w.special }) {
+		return true // env $c …: a program only known when the line runs
 	}
 	if an.keepsNames(c, src) {
 		return false
@@ -102,6 +119,12 @@ func (an *analyzer) rewriter(c *syntax.CallExpr, src string) bool {
 		}
 		if _, v, ok := strings.Cut(w.text, "="); ok && strings.HasPrefix(w.text, "-") && formatWithText(v) {
 			return true // --format=…, --printf=…, --time-style=+…
+		}
+		if strings.HasPrefix(w.text, "--relative-") {
+			// realpath --relative-to=a/b a/home/.ssh/id_ed25519
+			// prints ../home/.ssh/id_ed25519: a path from a/b, read
+			// from here.
+			return true
 		}
 	}
 	return false
@@ -119,6 +142,14 @@ func (an *analyzer) formatWrites(ws []word) {
 			an.writeFiltered(ws[i+1].text)
 		}
 	}
+}
+
+// wrappers are the programs that run a program named by one of their
+// words.
+var wrappers = map[string]bool{
+	"env": true, "command": true, "builtin": true, "exec": true, "timeout": true, "nice": true, "nohup": true,
+	"stdbuf": true, "busybox": true, "sudo": true, "doas": true, "time": true, "xargs": true, "ionice": true,
+	"setsid": true, "unbuffer": true, "chronic": true, "flock": true, "taskset": true, "chrt": true,
 }
 
 // textFilters are the programs that print a change of the text they read
@@ -189,9 +220,10 @@ func (an *analyzer) rewrittenIn(v string) bool {
 
 // listsNames reports whether c, fed names on its standard input, prints
 // names it was fed or names beneath or above them, unchanged: xargs
-// running ls, dirname, basename, realpath, grep -l or echo with no other
-// word, and no replacement string (-I, which puts the name into other
-// words).
+// running ls (not a long listing), dirname, basename (no suffix),
+// realpath (not relative to another directory), grep -l or echo with no
+// other word, and no replacement string (-I, which puts the name into
+// other words).
 func (an *analyzer) listsNames(c *syntax.CallExpr, src string) bool {
 	if len(c.Args) < 2 || c.Args[0].Lit() != "xargs" {
 		return false
@@ -223,11 +255,29 @@ cmd:
 		}
 		rest = append(rest, w)
 	}
+	opts := func(allowed ...string) bool {
+		return !slices.ContainsFunc(rest[1:], func(w word) bool {
+			return strings.HasPrefix(w.text, "-") && !slices.Contains(allowed, w.text)
+		})
+	}
 	switch rest[0].text {
 	case "echo":
 		return len(rest) == 1
-	case "ls", "dirname", "basename", "realpath":
-		return true
+	case "dirname":
+		return opts("-z", "--zero", "--")
+	case "basename":
+		return opts("-a", "--multiple", "-z", "--zero", "--")
+	case "realpath":
+		// Not --relative-to or --relative-base, which print a path
+		// from another directory, read from this one.
+		return opts("-e", "-m", "-s", "-q", "-z", "-L", "-P", "--canonicalize-existing", "--canonicalize-missing",
+			"--strip", "--no-symlinks", "--quiet", "--zero", "--logical", "--physical", "--")
+	case "ls":
+		// Not a long listing, which prints where links lead.
+		return !slices.ContainsFunc(rest[1:], func(w word) bool {
+			return strings.HasPrefix(w.text, "--") && w.text != "--" && w.text != "--all" && w.text != "--almost-all" &&
+				w.text != "--directory" || strings.HasPrefix(w.text, "-") && strings.ContainsAny(w.text, "lnogL")
+		})
 	case "grep", "egrep", "fgrep", "rg":
 		return slices.ContainsFunc(rest[1:], func(w word) bool {
 			return w.text == "--files-with-matches" || w.text == "--files-without-match" ||
@@ -240,8 +290,8 @@ cmd:
 // keepsNames reports whether c is one of two edits that leave each name
 // it is fed where it is: sed adding ./ or a directory of the project
 // before each line (git ls-files | sed 's,^,./,' | xargs wc -l, ls doc |
-// sed 's,^,doc/,' | xargs cat, see prefixesDir), and tr changing or removing only
-// separators (tr '\n' '\0', tr -d '\r').
+// sed 's,^,doc/,' | xargs cat, see prefixesDir), and tr turning newlines
+// into NULs or back (tr '\n' '\0') or squeezing them.
 func (an *analyzer) keepsNames(c *syntax.CallExpr, src string) bool {
 	if len(c.Args) < 2 {
 		return false
@@ -277,20 +327,12 @@ func (an *analyzer) keepsNames(c *syntax.CallExpr, src string) bool {
 		}
 		return scripts == 1
 	case "tr":
-		sets := 0
-		for _, w := range ws {
-			switch {
-			case w == "-d" || w == "-s" || w == "-ds":
-			case strings.HasPrefix(w, "-"):
-				return false
-			default:
-				sets++
-				if strings.Trim(decodeTrSet(w), "\n\r\t\x00 ") != "" {
-					return false
-				}
-			}
-		}
-		return sets > 0
+		// Newlines to NULs or back, or squeezed: the names stay
+		// whole and apart. Deleting a character may join two names
+		// or the parts of one (..\r/home, tr -d '\r'), and changing
+		// another into a separator may split one.
+		sep := func(w string) bool { d := decodeTrSet(w); return d == "\n" || d == "\x00" }
+		return len(ws) == 2 && sep(ws[0]) && sep(ws[1]) || len(ws) == 2 && ws[0] == "-s" && sep(ws[1])
 	}
 	return false
 }
@@ -344,13 +386,16 @@ func prefixesDir(s string) bool {
 // plainNameChars are the characters of a plain name prefixesDir takes.
 const plainNameChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@+-"
 
-// decodeTrSet returns a tr set with the escapes and the classes of
-// separators ([:space:], [:blank:]) tr reads made into the bytes they
-// stand for, and anything else kept as it is.
+// decodeTrSet returns a tr set of one newline or NUL as the byte it
+// stands for, and any other set as it is.
 func decodeTrSet(s string) string {
-	r := strings.NewReplacer(`\n`, "\n", `\r`, "\r", `\t`, "\t", `\0`, "\x00", `\000`, "\x00", `\012`, "\n",
-		`\015`, "\r", `\011`, "\t", "[:space:]", " ", "[:blank:]", " ")
-	return r.Replace(s)
+	switch s {
+	case `\n`, `\012`, "\n":
+		return "\n"
+	case `\0`, `\000`, "\x00":
+		return "\x00"
+	}
+	return s
 }
 
 // formatWithText reports whether w is a format (find -printf, stat -c,
