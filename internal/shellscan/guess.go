@@ -416,7 +416,7 @@ func (an *analyzer) guessScript(s string, depth int) {
 				if _, ok := an.printed(n.X, s); !ok && an.filtersSpelled(n.X, s) && readsNames(n.Y) {
 					an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
 				}
-				if readsNames(n.Y) && an.rewritesNames(n.X, s) {
+				if an.readsNamedFiles(n.Y, s) && an.rewritesNames(n.X, s) {
 					an.opaque(rewrittenReason)
 				}
 			}
@@ -1386,7 +1386,7 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 				// g a spelled text filtered (see filtered).
 				an.opaque("a command reads names from a file the line writes with a text it spells out through a filter the analysis does not follow")
 			}
-			if (r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn) && readsNames(st) && an.holdsRewritten(r.Word, src) {
+			if (r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn) && an.readsNamedFiles(st, src) && an.holdsRewritten(r.Word, src) {
 				// xargs cat <<< "$(find h | sed …)", while read f; do
 				// cat $f; done < <(find h -printf …).
 				an.opaque(rewrittenReason)
@@ -1878,7 +1878,7 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 		// cat, g filtered): the rest is not.
 		an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
 	}
-	if readsNames(b.Y) && an.rewritesNames(b.X, src) {
+	if an.readsNamedFiles(b.Y, src) && an.rewritesNames(b.X, src) {
 		an.opaque(rewrittenReason)
 	}
 	if c, isCall := b.Y.Cmd.(*syntax.CallExpr); isCall {

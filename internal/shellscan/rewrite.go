@@ -225,35 +225,9 @@ func (an *analyzer) rewrittenIn(v string) bool {
 // other word, and no replacement string (-I, which puts the name into
 // other words).
 func (an *analyzer) listsNames(c *syntax.CallExpr, src string) bool {
-	if len(c.Args) < 2 || c.Args[0].Lit() != "xargs" {
+	rest, ok := an.xargsProgram(c, src)
+	if !ok || slices.ContainsFunc(rest, func(w word) bool { return formatWithText(w.text) }) {
 		return false
-	}
-	i := 1
-	for ; i < len(c.Args); i++ {
-		w := an.word(c.Args[i], src)
-		if w.dynamic || w.special || w.pattern {
-			return false
-		}
-		switch t := w.text; {
-		case t == "-0" || t == "-r" || t == "--null" || t == "--no-run-if-empty" || t == "-t" || t == "--verbose":
-		case (t == "-n" || t == "-P" || t == "-L") && i+1 < len(c.Args):
-			i++
-		case len(t) > 2 && (t[:2] == "-n" || t[:2] == "-P" || t[:2] == "-L") && isDigits(t[2:]):
-		case strings.HasPrefix(t, "-"):
-			return false
-		default:
-			goto cmd
-		}
-	}
-	return false
-cmd:
-	var rest []word
-	for _, a := range c.Args[i:] {
-		w := an.word(a, src)
-		if w.dynamic || w.special || w.pattern || formatWithText(w.text) {
-			return false
-		}
-		rest = append(rest, w)
 	}
 	opts := func(allowed ...string) bool {
 		return !slices.ContainsFunc(rest[1:], func(w word) bool {
@@ -285,6 +259,55 @@ cmd:
 		})
 	}
 	return false
+}
+
+// xargsProgram returns the words of the program xargs c runs and its
+// arguments, when c is xargs with only the options that pass names on as
+// they are (-0, -r, -n, -P, -L, -t) and every word is known; false
+// otherwise.
+func (an *analyzer) xargsProgram(c *syntax.CallExpr, src string) ([]word, bool) {
+	if len(c.Args) < 2 || c.Args[0].Lit() != "xargs" {
+		return nil, false
+	}
+	var ws []word
+	for _, a := range c.Args[1:] {
+		w := an.word(a, src)
+		if w.dynamic || w.special || w.pattern {
+			return nil, false
+		}
+		ws = append(ws, w)
+	}
+	for i := 0; i < len(ws); i++ {
+		switch t := ws[i].text; {
+		case t == "-0" || t == "-r" || t == "--null" || t == "--no-run-if-empty" || t == "-t" || t == "--verbose":
+		case (t == "-n" || t == "-P" || t == "-L") && i+1 < len(ws):
+			i++
+		case len(t) > 2 && (t[:2] == "-n" || t[:2] == "-P" || t[:2] == "-L") && isDigits(t[2:]):
+		case strings.HasPrefix(t, "-"):
+			return nil, false
+		default:
+			return ws[i:], true
+		}
+	}
+	return nil, false
+}
+
+// readsNamedFiles reports whether st takes names from its input (see
+// readsNames) for a command that may read the files they name: not xargs
+// running echo, printf or kill, which only print or signal them.
+func (an *analyzer) readsNamedFiles(st *syntax.Stmt, src string) bool {
+	if !readsNames(st) {
+		return false
+	}
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok {
+		if rest, ok := an.xargsProgram(c, src); ok {
+			switch rest[0].text {
+			case "echo", "printf", "kill":
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // keepsNames reports whether c is one of two edits that leave each name

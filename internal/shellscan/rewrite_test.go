@@ -39,6 +39,7 @@ func TestRewrittenNames(t *testing.T) {
 		`find . x -maxdepth 0 | tr -d '\n' | xargs cat`:                    true,
 		`find . | tr -d '\r' | xargs cat`:                                  true,
 		`find . | tr -s '\n' | xargs cat`:                                  false,
+		`cat urls | sed s/x/y/ | xargs -n1 echo`:                           false,
 		`sed s/x/y/ a > b; cat b`:                                          false,
 	} {
 		a := Analyze(line, Options{Home: "/h", Workdir: "/w"})
