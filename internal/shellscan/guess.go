@@ -2006,14 +2006,20 @@ func printer(st *syntax.Stmt) bool {
 }
 
 // readsNames reports whether st takes names or words from its input:
-// xargs, read or a while loop (which reads with read), or a command with
-// xargs among its words (timeout 5 xargs cat).
+// xargs, read or a while loop (which reads with read), a command with
+// xargs among its words (timeout 5 xargs cat), or sort given
+// --files0-from, which prints the lines of the files named by what it
+// reads (find h | sed s,^h,../home, | tr '\n' '\0' | sort
+// --files0-from=- read the key, round 108).
 func readsNames(st *syntax.Stmt) bool {
 	switch x := st.Cmd.(type) {
 	case *syntax.WhileClause:
 		return true
 	case *syntax.CallExpr:
 		for i, a := range x.Args {
+			if l := a.Lit(); strings.HasPrefix(l, "--files0-from") && path.Base(x.Args[0].Lit()) == "sort" {
+				return true
+			}
 			switch path.Base(a.Lit()) {
 			case "xargs", "parallel":
 				return true
@@ -2076,8 +2082,11 @@ func (an *analyzer) passes(st *syntax.Stmt, src string) bool {
 	switch name {
 	case "cat":
 		return !slices.ContainsFunc(words, func(w string) bool { return w != "-" && !strings.HasPrefix(w, "-") })
-	case "tee", "sort":
+	case "tee":
 		return true
+	case "sort":
+		// Not --files0-from, which prints the lines of other files.
+		return !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "--files0") })
 	case "uniq", "shuf", "head", "tail", "tac", "grep", "egrep", "fgrep":
 		return !slices.ContainsFunc(words, func(w string) bool { return changesLines(name, w) })
 	}

@@ -110,6 +110,9 @@ func (an *analyzer) rewriter(c *syntax.CallExpr, src string) bool {
 	if an.keepsNames(c, src) {
 		return false
 	}
+	if findPrintsText(ws) {
+		return true
+	}
 	for _, w := range ws {
 		if w.dynamic || w.special {
 			continue
@@ -131,17 +134,60 @@ func (an *analyzer) rewriter(c *syntax.CallExpr, src string) bool {
 }
 
 // formatWrites marks as filtered (see filtered) the files find -fprintf
-// writes with a format that has text of its own (see formatWithText):
-// find h -fprintf out '../home/%P\n'; xargs cat < out read the key.
+// writes with a format that has text of its own (see formatText): find h
+// -fprintf out '../home/%P\n'; xargs cat < out read the key; and a file
+// that -fprintf and another action both write.
 func (an *analyzer) formatWrites(ws []word) {
 	if len(ws) == 0 || path.Base(ws[0].text) != "find" {
 		return
 	}
-	for i := 1; i+2 < len(ws); i++ {
-		if ws[i].text == "-fprintf" && !ws[i+1].dynamic && (ws[i+2].dynamic || formatWithText(ws[i+2].text)) {
-			an.writeFiltered(ws[i+1].text)
+	files := map[string]int{}
+	for i := 1; i+1 < len(ws); i++ {
+		switch ws[i].text {
+		case "-fprint", "-fprint0", "-fls":
+			files[ws[i+1].text]++
+		case "-fprintf":
+			if i+2 < len(ws) && !ws[i+1].dynamic && (ws[i+2].dynamic || formatText(ws[i+2].text)) {
+				an.writeFiltered(ws[i+1].text)
+			}
+			files[ws[i+1].text] += 2 // joined with what else goes there
 		}
 	}
+	for f, n := range files {
+		if n > 2 {
+			// find h -fprintf out %H -fprint out: two actions
+			// writing one file join what they write.
+			an.writeFiltered(f)
+		}
+	}
+}
+
+// findPrintsText reports whether ws, the words of a command, are find
+// printing names with text of its own: a -printf format with text (see
+// formatText), directive or not (find h -printf ../home/ -printf
+// '%P\n'), or a -printf beside another action that prints to the
+// standard output, which joins what they print (find . -printf %H
+// -print prints ../home/.ssh/id_ed25519 for ./home/.ssh/id_ed25519,
+// round 108).
+func findPrintsText(ws []word) bool {
+	if len(ws) == 0 || path.Base(ws[0].text) != "find" {
+		return false
+	}
+	printf, prints := false, 0
+	for i := 1; i < len(ws); i++ {
+		switch ws[i].text {
+		case "-printf":
+			if i+1 < len(ws) && (ws[i+1].dynamic || ws[i+1].special || formatText(ws[i+1].text)) {
+				return true
+			}
+			printf = true
+			prints++
+			i++
+		case "-print", "-print0", "-ls":
+			prints++
+		}
+	}
+	return printf && prints > 1
 }
 
 // wrappers are the programs that run a program named by one of their
@@ -426,18 +472,39 @@ func decodeTrSet(s string) string {
 // directives, a dot, a slash or a tilde that may join the names it
 // prints to a path elsewhere (find h -printf '../home/%P\n'): a word that
 // starts with '+' (date, ls --time-style), or one holding a directive
-// (%P, %(path)) and such text other than a leading ./.
+// (%P, %(path)) and such text other than a leading ./ (see formatText).
 func formatWithText(w string) bool {
 	if t, ok := strings.CutPrefix(w, "+"); ok {
 		return strings.ContainsAny(formatDirective().ReplaceAllString(t, ""), "./~\\")
 	}
-	if !formatDirective().MatchString(w) {
-		return false
+	return formatDirective().MatchString(w) && formatText(w)
+}
+
+// formatText reports whether the format w prints text that may join the
+// names it prints to a path elsewhere: a dot, a slash, a tilde or an
+// escape other than a newline, a tab or a NUL, once its directives and a
+// leading ./ are taken out (\056\056\057 is ../ to find -printf, stat
+// --printf and printf), or two directives side by side, which join two
+// names into one (find . -printf '%H%p\n' prints ../home/.ssh/id_ed25519
+// for ./home/.ssh/id_ed25519, round 108).
+func formatText(w string) bool {
+	for _, m := range formatDirective().FindAllStringIndex(w, -1) {
+		if m[1] < len(w) && w[m[1]] == '%' && !strings.HasPrefix(w[m[0]:], "%%") && !strings.HasPrefix(w[m[1]:], "%%") {
+			return true
+		}
 	}
 	t := strings.TrimPrefix(formatDirective().ReplaceAllString(w, ""), "./")
-	t = strings.NewReplacer(`\n`, "", `\0`, "", `\t`, "").Replace(t)
+	for u := ""; u != t; {
+		u, t = t, formatSeparator().ReplaceAllString(t, "$1")
+	}
 	return strings.ContainsAny(t, "./~\\")
 }
+
+// formatSeparator matches the escapes of a newline, a tab or a NUL in a
+// format, not an octal escape that starts like one (\056).
+var formatSeparator = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\\(?:n|t|0(?:00)?)($|[^0-7])`)
+})
 
 // formatDirective matches a directive of the formats formatWithText
 // reads: %P, %-10s, %%, %(path), %{…}, %C(red).

@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +61,23 @@ func TestRewrittenNames(t *testing.T) {
 	}
 }
 
+// TestFindPrintsText checks the find commands that print names with
+// text of their own.
+func TestFindPrintsText(t *testing.T) {
+	for line, want := range map[string]bool{
+		`find h -printf ../home/ -printf %P\n`: true, `find . -printf %H -print`: true, `find h -printf ..`: true,
+		`find h -printf %p\n`: false, `find h -print0`: false, `find h -printf %P\n`: false,
+	} {
+		var ws []word
+		for _, f := range strings.Fields(line) {
+			ws = append(ws, word{text: f})
+		}
+		if got := findPrintsText(ws); got != want {
+			t.Errorf("findPrintsText(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
 // TestPrefixesDir checks the sed scripts that add a plain directory of
 // the project before each name.
 func TestPrefixesDir(t *testing.T) {
@@ -80,7 +98,8 @@ func TestFormatWithText(t *testing.T) {
 	for w, want := range map[string]bool{
 		`../home/%P\n`: true, `%h/%f`: true, `+../x`: true, `~/%s`: true, `../%(path)`: true, `+%F.d`: true,
 		`%p\n`: false, `%P\0`: false, `./%P\n`: false, `+%F`: false, `+%Y-%m-%d`: false, `%s %n`: false,
-		`README`: false, `a.b/c`: false,
+		`README`: false, `a.b/c`: false, `%H%p\n`: true, `\056\056\057home\057%P\n`: true, `%p\012`: true,
+		`%p\000`: false, `%p%%`: false, `%s\t%p\n`: false,
 	} {
 		if got := formatWithText(w); got != want {
 			t.Errorf("formatWithText(%q) = %v, want %v", w, got, want)
