@@ -218,6 +218,7 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 		for _, w := range c.Args {
 			words := append([]string{w}, fileWords(w)...)
 			words = append(words, embeddedWords(w)...)
+			words = append(words, xargsWords(w)...)
 			for _, r := range substituteReplacements(w) {
 				words = append(append(words, r), embeddedWords(r)...)
 			}
@@ -484,8 +485,54 @@ func inputWords(a *shellscan.Analysis) []string {
 			}
 		}
 		out = append(out, embeddedWords(in)...)
+		out = append(out, xargsWords(in)...)
 	}
 	return out
+}
+
+// xargsWords returns w as xargs takes it (see xargsUnquote) and as read
+// without -r takes it (its backslashes removed), with the paths each
+// then holds (see embeddedWords and fileWords); nil when w holds no quote
+// or backslash. A name the line makes in the project that reads as a
+// secret path once unquoted (mkdir -p '.\.'/home/.ssh; touch
+// '.\.'/home/.ssh/id_ed25519; find . -name 'id_*' | xargs cat read the key
+// as ../home/.ssh/id_ed25519, and so did ."". for .., round 108) is no
+// name of the project's once a command reads it as names.
+func xargsWords(w string) []string {
+	if !strings.ContainsAny(w, `\"'`) {
+		return nil
+	}
+	var out []string
+	for _, u := range []string{xargsUnquote(w), strings.NewReplacer(`\\`, `\`, `\`, "").Replace(w)} {
+		if u != w && !slices.Contains(out, u) {
+			out = append(append(append(out, u), fileWords(u)...), embeddedWords(u)...)
+		}
+	}
+	return out
+}
+
+// xargsUnquote returns w as xargs without -0 or -d reads it: quotes
+// removed, the text between them kept as it is, and a backslash outside
+// them taking the next byte as it is.
+func xargsUnquote(w string) string {
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			b.WriteByte(c)
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '\\' && i+1 < len(w):
+			i++
+			b.WriteByte(w[i])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // embeddedWords returns the paths a word w may hold after its start, as

@@ -157,6 +157,9 @@ type bashAnalysis struct {
 	// cwdUnknown reports that the line changes to a working directory
 	// the analysis cannot follow (see Analysis.DirsUnknown).
 	cwdUnknown bool
+	// rewritten are the command substitutions whose output is names a
+	// filter or a format of the line rewrote (see Analysis.Rewritten).
+	rewritten []string
 	// inputs are the texts of the here-strings and here-documents (see
 	// Analysis.Inputs).
 	inputs []string
@@ -915,6 +918,7 @@ func (an *analyzer) call(c *syntax.CallExpr, src string, depth int) {
 	an.plainRead = false
 	an.markOwnCode(an.callFrom, uses)
 	an.filterWrites(ws)
+	an.formatWrites(ws)
 	an.copyWritten(ws)
 }
 
@@ -1938,6 +1942,9 @@ func (an *analyzer) cmdSubst(n *syntax.CmdSubst, src string) {
 		// $(echo SUB/S/ID_ED25519 | tr A-Z a-z): a word the line's
 		// author spells out and changes, no word of the line (round 105).
 		an.opaque("a command substitution prints a text the line spells out through a filter the analysis does not follow")
+	}
+	if slices.ContainsFunc(n.Stmts, func(st *syntax.Stmt) bool { return an.rewritesNames(st, src) }) {
+		an.a.rewritten = append(an.a.rewritten, sourceText(src, n))
 	}
 }
 

@@ -416,6 +416,9 @@ func (an *analyzer) guessScript(s string, depth int) {
 				if _, ok := an.printed(n.X, s); !ok && an.filtersSpelled(n.X, s) && readsNames(n.Y) {
 					an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
 				}
+				if an.readsNamedFiles(n.Y, s) && an.rewritesNames(n.X, s) {
+					an.opaque(rewrittenReason)
+				}
 			}
 			return true
 		case *syntax.DeclClause:
@@ -1383,6 +1386,11 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 				// g a spelled text filtered (see filtered).
 				an.opaque("a command reads names from a file the line writes with a text it spells out through a filter the analysis does not follow")
 			}
+			if (r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn) && an.readsNamedFiles(st, src) && an.holdsRewritten(r.Word, src) {
+				// xargs cat <<< "$(find h | sed …)", while read f; do
+				// cat $f; done < <(find h -printf …).
+				an.opaque(rewrittenReason)
+			}
 			unknown := r.Op == syntax.WordHdoc || r.Op == syntax.RdrIn && an.unknownWritten(an.word(r.Word, src).text)
 			if c, isCall := st.Cmd.(*syntax.CallExpr); isCall && (ok || unknown) {
 				an.teeWrites(c, src, text, ok, false) // tee s <<< x
@@ -1403,6 +1411,10 @@ func (an *analyzer) stmtInput(st *syntax.Stmt, src string) {
 				// writes there may stay after that text.
 				appending := r.Op == syntax.AppOut || r.Op == syntax.AppAll || holdsSubst(st.Redirs[i+1:])
 				an.write(w.text, text, appending)
+			} else if an.rewritesNames(st, src) {
+				// find h | sed s,^h,../home, > g: names of the
+				// author's choosing too (see rewritesNames).
+				an.writeFiltered(w.text)
 			} else {
 				// Any other command's output (sed s/#// x.example > x,
 				// tr, a program's) is a text only known when it runs.
@@ -1866,6 +1878,9 @@ func (an *analyzer) pipeInput(b *syntax.BinaryCmd, src string) {
 		// cat, g filtered): the rest is not.
 		an.opaque("a command reads names from a text the line spells out through a filter the analysis does not follow")
 	}
+	if an.readsNamedFiles(b.Y, src) && an.rewritesNames(b.X, src) {
+		an.opaque(rewrittenReason)
+	}
 	if c, isCall := b.Y.Cmd.(*syntax.CallExpr); isCall {
 		an.teeWrites(c, src, text, ok, filters)
 	}
@@ -1991,14 +2006,20 @@ func printer(st *syntax.Stmt) bool {
 }
 
 // readsNames reports whether st takes names or words from its input:
-// xargs, read or a while loop (which reads with read), or a command with
-// xargs among its words (timeout 5 xargs cat).
+// xargs, read or a while loop (which reads with read), a command with
+// xargs among its words (timeout 5 xargs cat), or sort given
+// --files0-from, which prints the lines of the files named by what it
+// reads (find h | sed s,^h,../home, | tr '\n' '\0' | sort
+// --files0-from=- read the key, round 108).
 func readsNames(st *syntax.Stmt) bool {
 	switch x := st.Cmd.(type) {
 	case *syntax.WhileClause:
 		return true
 	case *syntax.CallExpr:
 		for i, a := range x.Args {
+			if l := a.Lit(); strings.HasPrefix(l, "--files0-from") && path.Base(x.Args[0].Lit()) == "sort" {
+				return true
+			}
 			switch path.Base(a.Lit()) {
 			case "xargs", "parallel":
 				return true
@@ -2061,8 +2082,11 @@ func (an *analyzer) passes(st *syntax.Stmt, src string) bool {
 	switch name {
 	case "cat":
 		return !slices.ContainsFunc(words, func(w string) bool { return w != "-" && !strings.HasPrefix(w, "-") })
-	case "tee", "sort":
+	case "tee":
 		return true
+	case "sort":
+		// Not --files0-from, which prints the lines of other files.
+		return !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, "--files0") })
 	case "uniq", "shuf", "head", "tail", "tac", "grep", "egrep", "fgrep":
 		return !slices.ContainsFunc(words, func(w string) bool { return changesLines(name, w) })
 	}

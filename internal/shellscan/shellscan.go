@@ -228,6 +228,13 @@ type Analysis struct {
 	// a program that reads names from its input (xargs cat <<< ~/.netrc,
 	// ctags -L - <<< f, tar -T -) takes them as paths.
 	Inputs []string
+	// Rewritten are the command substitutions, as their source text,
+	// whose output may be names a filter or a format of the line made
+	// out of others (cat $(find h | sed s,^h,../home,), $(find h -printf
+	// '../home/%P\n')): a word read as a path that holds one of them, or
+	// a variable bound to one, is a name no word of the line shows and
+	// that need not lie where the names it was made of lie.
+	Rewritten []string
 }
 
 // Reason returns the first reason the line is opaque, or "".
@@ -256,6 +263,7 @@ func Analyze(line string, opts Options) *Analysis {
 		DynamicReads:  in.dynamicReads,
 		DirsUnknown:   in.cwdUnknown,
 		Inputs:        in.inputs,
+		Rewritten:     in.rewritten,
 	}
 	if !in.parsed && !out.Opaque {
 		out.Opaque, out.Reasons = true, []string{"the command cannot be parsed"}
