@@ -228,6 +228,11 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 			}
 		}
 	}
+	// The literal text of a format or a prefixed value a command prints
+	// (see formatSecret).
+	if p := g.formatSecret(a); p != "" {
+		return p
+	}
 	return g.unknownSecretRead(a)
 }
 

@@ -1,0 +1,235 @@
+package permission
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+// maxFormatStarts bounds the places in one word where formatStarts takes a
+// format or a value to begin.
+const maxFormatStarts = 8
+
+// formatSecret returns, as the line spells it, a word of the line (an
+// argument of a command, a word of a here-string or here-document, a
+// value the line gives a variable) whose literal text, as a command that
+// takes a format or a prefixed value prints it, names a secret location
+// or a path beneath one (see [Gate.formatSpellsSecret]); "" when there is
+// none. Such a command prints a text of the author's choosing that no
+// word of the line is: date +../home/.ssh/id_ed25519 | xargs cat and cat
+// $(stat -c%%../home/.ssh/id_ed25519 README | cut -c2-) printed the key
+// (round 107).
+func (g *Gate) formatSecret(a *shellscan.Analysis) string {
+	var words []string
+	for _, c := range a.Commands {
+		words = append(words, c.Args...)
+	}
+	words = append(words, inputWords(a)...)
+	// The values of variables a program reads its format from
+	// (TIME_STYLE for ls and du, TIMEFORMAT for bash's time, PS4 for a
+	// trace), in a fixed order.
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for n := range a.Vars {
+			if !yield(n) {
+				return
+			}
+		}
+	}) {
+		words = append(words, a.Vars[name]...)
+	}
+	for _, w := range words {
+		if g.formatSpellsSecret(a.Dirs, w) {
+			return w
+		}
+	}
+	if p := g.programSecret(a); p != "" {
+		return p
+	}
+	return g.piecesSecret(a)
+}
+
+// formatSpellsSecret reports whether the word w, from any of dirs, holds
+// a format or a prefixed value whose literal text names a secret (see
+// [formatReadings]): the text with the directives removed or split at
+// them, each escape decoded, names one or a path beneath one; a directive
+// taken for any text that holds no slash (%Z prints the letters TZ gives,
+// TZ=ssh0 date +../home/.%Z/id_ed25519) leaves a pattern that may name
+// one; or the text after a directive may be the tail of one (stat -c
+// %n/.ssh/id_ed25519 ../home prints the name it is given first).
+func (g *Gate) formatSpellsSecret(dirs []string, w string) bool {
+	for i, start := range formatStarts(w) {
+		words, patterns, tails := formatReadings(start)
+		if i > 0 {
+			// An option's value is printed beside text the command
+			// makes (numfmt --suffix=/home/.ssh/id_ed25519 0 | sed
+			// s/0/../): from a hidden name on, it may be the tail of
+			// a secret location.
+			tails = append(tails, hiddenTails(words)...)
+		}
+		for _, p := range words {
+			if g.namesSecretWord(dirs, p) {
+				return true
+			}
+		}
+		for _, p := range patterns {
+			if g.namesSecret(dirs, p, true, false) {
+				return true
+			}
+		}
+		for _, t := range tails {
+			if strings.HasPrefix(t, "/") {
+				t = path.Clean(t)
+			}
+			if t = unknownAbove(t); t != "" && g.tailMaySecret(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// formatStarts returns the texts of w where a format or an option's value
+// may begin, w first: after a '+' (date +FMT, ls --time-style=+FMT),
+// '=', '@' or ':' (--format=FMT, --pretty=format:FMT), and after the
+// letters of a short option that takes its value joined to it (stat
+// -cFMT, seq -fFMT, nl -sSEP); at most maxFormatStarts. Nil when w holds
+// none of them and no '%' or '\' either.
+func formatStarts(w string) []string {
+	if !strings.ContainsAny(w, "+=@:%\\") && !strings.HasPrefix(w, "-") {
+		return nil
+	}
+	out := []string{w}
+	if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") {
+		for i := 2; i < len(w) && isOptionLetter(w[i-1]) && len(out) < maxFormatStarts; i++ {
+			out = append(out, w[i:])
+		}
+	}
+	for i := 0; i+1 < len(w) && len(out) < maxFormatStarts; i++ {
+		if strings.IndexByte("+=@:", w[i]) >= 0 {
+			out = append(out, w[i+1:])
+		}
+	}
+	return out
+}
+
+// isOptionLetter reports whether c may be the letter of a short option.
+func isOptionLetter(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// formatReadings returns what a command that prints the format f (date's,
+// stat's, git's, seq's, numfmt's, printf's) may print of its literal
+// text: words, the text with the directives (%F, %%, %(refname) …)
+// removed, %n and %t made a newline and a tab and the escapes \x2f,
+// \057 … decoded (git's %x2f too), with the names embeddedWords finds in
+// it; patterns, each part of the text between separators that holds a
+// slash with each directive made a '*', that directive being text only
+// known when the command runs; and tails, the text of such a part after
+// its last directive, when it holds a slash.
+func formatReadings(f string) (words, patterns, tails []string) {
+	if !strings.ContainsAny(f, "%\\") {
+		return append([]string{f}, embeddedWords(f)...), nil, nil
+	}
+	variants := []bool{false}
+	if strings.Contains(f, "%x") {
+		variants = append(variants, true) // git's %xHH, date's %x
+	}
+	for _, hexBytes := range variants {
+		// %n and %t as the newline and tab date and git print, and as
+		// stat's name and a filter may remove (date +..%n/home/… | tr
+		// -d '\n').
+		words = append(words, embeddedWords("\n"+strings.Join(formatPieces(f, hexBytes, true), ""))...)
+		pieces := formatPieces(f, hexBytes, false)
+		removed := strings.Join(pieces, "")
+		words = append(words, removed)
+		words = append(words, embeddedWords(removed)...)
+		for _, part := range strings.FieldsFunc(strings.Join(pieces, "*"), embeddedSep) {
+			i := strings.LastIndexByte(part, '*')
+			if i < 0 || !strings.Contains(part, "/") {
+				continue
+			}
+			if strings.ContainsFunc(part, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) {
+				patterns = append(patterns, part)
+			}
+			if tail := part[i+1:]; strings.Contains(tail, "/") {
+				tails = append(tails, tail)
+			}
+		}
+	}
+	return words, patterns, tails
+}
+
+// formatPieces returns the literal texts of the format f between its
+// directives, escapes decoded: a directive (%%, %-d, %10N, %:z, %(fmt))
+// ends a piece, but with sep %n and %t are a newline and a tab of the
+// text; with hexBytes, git's %xHH is the byte it stands for.
+func formatPieces(f string, hexBytes, sep bool) []string {
+	var pieces []string
+	var b strings.Builder
+	flush := func() {
+		pieces = append(pieces, decodeEscapes(b.String()))
+		b.Reset()
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 >= len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		j := i + 1
+		if f[j] == '(' {
+			if k := strings.IndexByte(f[j:], ')'); k >= 0 {
+				flush()
+				i = j + k
+				continue
+			}
+		}
+		if hexBytes && f[j] == 'x' && j+2 < len(f) {
+			if v, ok := hexByte(f[j+1], f[j+2]); ok {
+				b.WriteByte(v)
+				i = j + 2
+				continue
+			}
+		}
+		for j < len(f)-1 && strings.IndexByte("-_0^#+:'.*123456789", f[j]) >= 0 {
+			j++
+		}
+		switch {
+		case sep && f[j] == 'n':
+			b.WriteByte('\n')
+		case sep && f[j] == 't':
+			b.WriteByte('\t')
+		default:
+			flush()
+		}
+		i = j
+	}
+	flush()
+	return pieces
+}
+
+// hexByte returns the byte the hexadecimal digits hi and lo stand for;
+// false when one is no hexadecimal digit.
+func hexByte(hi, lo byte) (byte, bool) {
+	h := strings.IndexByte("0123456789abcdef", lower(hi))
+	l := strings.IndexByte("0123456789abcdef", lower(lo))
+	if h < 0 || l < 0 {
+		return 0, false
+	}
+	return byte(h<<4 | l), true
+}
+
+// hiddenTails returns the parts of each of words from a slash before a
+// hidden name on ("/.ssh/id_ed25519" of "0/home/.ssh/id_ed25519").
+func hiddenTails(words []string) []string {
+	var out []string
+	for _, w := range words {
+		for i := 0; i+1 < len(w) && len(out) < maxFormatStarts*4; i++ {
+			if w[i] == '/' && w[i+1] == '.' && w[i+2:] != "" && w[i+2] != '.' && w[i+2] != '/' {
+				out = append(out, w[i:])
+			}
+		}
+	}
+	return out
+}
