@@ -73,6 +73,13 @@ var canaryRound107 = map[string][]string{
 		`cat ../home/$(date +.ssh)/id_ed25519`, `cat ../home/.ss$(date +h)/id_ed25519`,
 		`x=$(date +.ssh); cat ../home/$x/id_ed25519`,
 	},
+	// bash's \u and \U escapes, which printf, echo -e and %b decode; an
+	// option's value given as the next word.
+	"8-unicode-and-values": {
+		`cat $(printf '..\u002fhome\u002f.ssh\u002fid_ed25519')`, `cat $(echo -e '..\u002fhome\u002f.ssh\u002fid_ed25519')`,
+		`cat $(printf '..\U0000002fhome\U0000002f.ssh\U0000002fid_ed25519')`,
+		`cat $(printf '%b' '..\u002fhome\u002f.ssh\u002fid_ed25519')`, `cat $(seq -s /home/.ssh/id_ed2551 8 9 | sed s/^8/../)`,
+	},
 }
 
 // canaryRound107Ordinary stay allowed in that project: formats of dates,
@@ -90,7 +97,8 @@ var canaryRound107Ordinary = []string{
 	`echo -n 'building '; echo done`, `awk '{print $1 "/" $2}' README`, `awk -F, '{printf "%s,%s\n", $2, $1}' README`,
 	`jq -rn '"config" + ".json"'`, `jq -rn '[".", "doc", "a"] | join("/")'`, `sed '$a\footer' README`,
 	`sed -n '/start/,/end/p' README`, `cat doc/$(echo a)`, `x=$(date +%s); echo $x`, `echo ".ssh is where keys live"`,
-	`cat $(echo doc)/a`, `echo README; echo doc/a`,
+	`cat $(echo doc)/a`, `echo README; echo doc/a`, `printf '\u00e9t\u00e9\n'`, `seq -s ' ' 1 3`,
+	`grep -e readme -r doc`, `sort -t: -k2 README`,
 }
 
 // canaryRound107NotSecretAsked print no key and are not asked about as a

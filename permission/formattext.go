@@ -44,6 +44,20 @@ func (g *Gate) formatSecret(a *shellscan.Analysis) string {
 			return w
 		}
 	}
+	// An option's value given as the next word, printed beside text the
+	// command makes (seq -s /home/.ssh/id_ed2551 8 9 | sed s/^8/../).
+	for _, c := range a.Commands {
+		for i, w := range c.Args {
+			if i == 0 || len(c.Args[i-1]) < 2 || c.Args[i-1][0] != '-' || c.Args[i-1] == "--" {
+				continue
+			}
+			for _, t := range hiddenTails([]string{w}) {
+				if g.tailMaySecret(unknownAbove(path.Clean(t))) {
+					return w
+				}
+			}
+		}
+	}
 	if p := g.programSecret(a); p != "" {
 		return p
 	}
@@ -162,7 +176,8 @@ func formatReadings(f string) (words, patterns, tails []string) {
 }
 
 // formatPieces returns the literal texts of the format f between its
-// directives, escapes decoded: a directive (%%, %-d, %10N, %:z, %(fmt))
+// directives, escapes decoded: a directive (%%, %-d, %10N, %:z, %(fmt),
+// curl's %{name})
 // ends a piece, but with sep %n and %t are a newline and a tab of the
 // text; with hexBytes, git's %xHH is the byte it stands for.
 func formatPieces(f string, hexBytes, sep bool) []string {
@@ -178,8 +193,8 @@ func formatPieces(f string, hexBytes, sep bool) []string {
 			continue
 		}
 		j := i + 1
-		if f[j] == '(' {
-			if k := strings.IndexByte(f[j:], ')'); k >= 0 {
+		if f[j] == '(' || f[j] == '{' {
+			if k := strings.IndexByte(f[j:], ")}"[strings.IndexByte("({", f[j])]); k >= 0 {
 				flush()
 				i = j + k
 				continue
