@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -16,12 +17,15 @@ const maxFormatStarts = 8
 // argument of a command, a word of a here-string or here-document, a
 // value the line gives a variable) whose literal text, as a command that
 // takes a format or a prefixed value prints it, names a secret location
-// or a path beneath one (see [Gate.formatSpellsSecret]); "" when there is
-// none. Such a command prints a text of the author's choosing that no
-// word of the line is: date +../home/.ssh/id_ed25519 | xargs cat and cat
-// $(stat -c%%../home/.ssh/id_ed25519 README | cut -c2-) printed the key
-// (round 107).
+// or a path beneath one (see [spelledCheck.format]); or a program or
+// pieces of printed text that do (see [spelledCheck.program],
+// [spelledCheck.pieces]); "" when there is none. Such a command prints a
+// text of the author's choosing that no word of the line is: date
+// +../home/.ssh/id_ed25519 | xargs cat and cat $(stat
+// -c%%../home/.ssh/id_ed25519 README | cut -c2-) printed the key (round
+// 107).
 func (g *Gate) formatSecret(a *shellscan.Analysis) string {
+	s := &spelledCheck{g: g, dirs: a.Dirs, seen: map[string]bool{}}
 	var words []string
 	for _, c := range a.Commands {
 		words = append(words, c.Args...)
@@ -30,17 +34,11 @@ func (g *Gate) formatSecret(a *shellscan.Analysis) string {
 	// The values of variables a program reads its format from
 	// (TIME_STYLE for ls and du, TIMEFORMAT for bash's time, PS4 for a
 	// trace), in a fixed order.
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for n := range a.Vars {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(a.Vars)) {
 		words = append(words, a.Vars[name]...)
 	}
 	for _, w := range words {
-		if g.formatSpellsSecret(a.Dirs, w) {
+		if s.once('f', w) && s.format(w) {
 			return w
 		}
 	}
@@ -52,27 +50,78 @@ func (g *Gate) formatSecret(a *shellscan.Analysis) string {
 				continue
 			}
 			for _, t := range hiddenTails([]string{w}) {
-				if g.tailMaySecret(unknownAbove(path.Clean(t))) {
+				if s.tail(t) {
 					return w
 				}
 			}
 		}
 	}
-	if p := g.programSecret(a); p != "" {
+	if p := s.program(a); p != "" {
 		return p
 	}
-	return g.piecesSecret(a)
+	return s.pieces(a)
 }
 
-// formatSpellsSecret reports whether the word w, from any of dirs, holds
-// a format or a prefixed value whose literal text names a secret (see
-// [formatReadings]): the text with the directives removed or split at
-// them, each escape decoded, names one or a path beneath one; a directive
-// taken for any text that holds no slash (%Z prints the letters TZ gives,
-// TZ=ssh0 date +../home/.%Z/id_ed25519) leaves a pattern that may name
-// one; or the text after a directive may be the tail of one (stat -c
+// spelledCheck checks, for formatSecret, the texts a line's words may
+// print, each once a line: a line of many like words (date +%F …) would
+// else have each resolved again.
+type spelledCheck struct {
+	g    *Gate
+	dirs []string // the line's directories (see [shellscan.Analysis.Dirs])
+	seen map[string]bool
+}
+
+// once reports whether the text t has not been seen before as a text of
+// the kind (a byte naming the check), and marks it seen.
+func (s *spelledCheck) once(kind byte, t string) bool {
+	key := string(kind) + t
+	if s.seen[key] {
+		return false
+	}
+	s.seen[key] = true
+	return true
+}
+
+// names reports whether p names a secret location or a path beneath one
+// (see [Gate.namesSecretWord]).
+func (s *spelledCheck) names(p string) bool {
+	return p != "" && s.once('w', p) && s.g.namesSecretWord(s.dirs, p)
+}
+
+// pattern reports whether the pattern p may name a secret location or a
+// path beneath one; only a pattern with a hidden name a '*' stands in
+// (../home/.*/id_ed25519) is checked: a directive prints no leading dot,
+// and no secret location of the home lies outside a hidden directory.
+func (s *spelledCheck) pattern(p string) bool {
+	hidden := false
+	for _, seg := range strings.Split(p, "/") {
+		if len(seg) > 1 && seg[0] == '.' && seg != ".." && strings.Contains(seg, "*") {
+			hidden = true
+		}
+	}
+	return hidden && s.once('p', p) && s.g.namesSecret(s.dirs, p, true, false)
+}
+
+// tail reports whether t, a text printed after one the line does not
+// know, may be the tail of a secret location or of a path beneath one
+// (see [Gate.tailMaySecret]).
+func (s *spelledCheck) tail(t string) bool {
+	if strings.HasPrefix(t, "/") {
+		t = path.Clean(t)
+	}
+	t = unknownAbove(t)
+	return t != "" && s.once('t', t) && s.g.tailMaySecret(t)
+}
+
+// format reports whether the word w holds a format or a prefixed value
+// whose literal text names a secret (see [formatReadings]): the text with
+// the directives removed or split at them, each escape decoded, names one
+// or a path beneath one; a directive taken for any text that holds no
+// slash (%Z prints the letters TZ gives, TZ=ssh0 date
+// +../home/.%Z/id_ed25519) leaves a pattern that may name one; or the
+// text after a directive may be the tail of one (stat -c
 // %n/.ssh/id_ed25519 ../home prints the name it is given first).
-func (g *Gate) formatSpellsSecret(dirs []string, w string) bool {
+func (s *spelledCheck) format(w string) bool {
 	for i, start := range formatStarts(w) {
 		words, patterns, tails := formatReadings(start)
 		if i > 0 {
@@ -82,23 +131,8 @@ func (g *Gate) formatSpellsSecret(dirs []string, w string) bool {
 			// a secret location.
 			tails = append(tails, hiddenTails(words)...)
 		}
-		for _, p := range words {
-			if g.namesSecretWord(dirs, p) {
-				return true
-			}
-		}
-		for _, p := range patterns {
-			if g.namesSecret(dirs, p, true, false) {
-				return true
-			}
-		}
-		for _, t := range tails {
-			if strings.HasPrefix(t, "/") {
-				t = path.Clean(t)
-			}
-			if t = unknownAbove(t); t != "" && g.tailMaySecret(t) {
-				return true
-			}
+		if slices.ContainsFunc(words, s.names) || slices.ContainsFunc(patterns, s.pattern) || slices.ContainsFunc(tails, s.tail) {
+			return true
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,27 +10,27 @@ import (
 )
 
 // maxPrintedPieces bounds the texts printedPieces keeps of one line; the
-// pairs of them piecesSecret joins are checked only up to
+// pairs of them spelledCheck.pieces joins are checked only up to
 // maxPairedPieces.
 const (
 	maxPrintedPieces = 64
 	maxPairedPieces  = 16
 )
 
-// programSecret returns, as the line spells it, a word of the line that
-// is a program or a script whose literal text names a secret location or
-// a path beneath one: the text of sed's a, i and c commands (sed -n
+// program returns, as the line spells it, a word of the line that is a
+// program or a script whose literal text names a secret location or a
+// path beneath one: the text of sed's a, i and c commands (sed -n
 // '1c../home/.ssh/id_ed25519' README | xargs cat printed the key, round
 // 107), the double-quoted string literals of an awk, jq or other program
 // (each, and all of them joined: awk 'BEGIN{print ".." "/home/…"}'), with
 // their escapes decoded and their format directives removed, and, from a
 // hidden name on, the tail of one (jq -rn '["..","home",".ssh",…] |
 // join("/")'); "" when there is none.
-func (g *Gate) programSecret(a *shellscan.Analysis) string {
+func (s *spelledCheck) program(a *shellscan.Analysis) string {
 	for _, c := range a.Commands {
 		for _, w := range c.Args {
 			for _, t := range programTexts(w) {
-				if g.literalSpellsSecret(a.Dirs, t) {
+				if s.once('l', t) && s.literal(t) {
 					return w
 				}
 			}
@@ -38,23 +39,18 @@ func (g *Gate) programSecret(a *shellscan.Analysis) string {
 	return ""
 }
 
-// literalSpellsSecret reports whether t, a literal text a command
-// prints, names a secret location or a path beneath one from any of dirs
-// (see [formatReadings]), or holds the tail of one from a hidden name on.
-func (g *Gate) literalSpellsSecret(dirs []string, t string) bool {
-	if g.formatSpellsSecret(dirs, t) {
+// literal reports whether t, a literal text a command prints, names a
+// secret location or a path beneath one (see [spelledCheck.format]), or
+// holds the tail of one from a hidden name on.
+func (s *spelledCheck) literal(t string) bool {
+	if s.format(t) {
 		return true
 	}
 	words, _, _ := formatReadings(t)
 	if strings.HasPrefix(t, ".") {
 		words = append(words, "/"+t)
 	}
-	for _, tail := range hiddenTails(words) {
-		if g.tailMaySecret(unknownAbove(path.Clean(tail))) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(hiddenTails(words), s.tail)
 }
 
 // programTexts returns the literal texts the program or script w may
@@ -153,58 +149,64 @@ func decodeLiteral(s string) string {
 	return decodeEscapes(b.String())
 }
 
-// piecesSecret returns, as the line spells it, a word of the line that
-// names a secret location or a path beneath one once the texts its
-// commands print (see printedPieces) are put together: all of them joined
-// in the order of the line, and each pair of them (cat $(echo -n
-// ../home/.s; echo sh/id_ed25519)); or once a command substitution in it,
-// or in a value of a variable it names, is each such text (cat
-// ../home/$(date +.ssh)/id_ed25519; x=$(TZ=ssh0 date +.%Z); cat
-// ../home/$x/id_ed25519, a directive taken for a '*'). "" when there is
-// none.
-func (g *Gate) piecesSecret(a *shellscan.Analysis) string {
+// pieces returns, as the line spells it, a word of the line that names a
+// secret location or a path beneath one once the texts its commands print
+// (see printedPieces) are put together: all of them joined in the order
+// of the line, and each pair of them (cat $(echo -n ../home/.s; echo
+// sh/id_ed25519)), where the last name of one meets the first of the
+// next; or once a command substitution in it, or in a value of a
+// variable it names, is each such text (cat ../home/$(date
+// +.ssh)/id_ed25519; x=$(TZ=ssh0 date +.%Z); cat ../home/$x/id_ed25519,
+// a directive taken for a '*'). "" when there is none.
+func (s *spelledCheck) pieces(a *shellscan.Analysis) string {
 	texts, patterns := printedPieces(a)
 	if len(texts) == 0 {
 		return ""
 	}
-	joined := []string{strings.Join(texts, "")}
-	if len(texts) <= maxPairedPieces {
-		for i, x := range texts {
-			for j, y := range texts {
-				if i != j {
-					joined = append(joined, x+y)
-				}
-			}
-		}
+	all := strings.Join(texts, "")
+	if slices.ContainsFunc(embeddedWords("\n"+all), s.names) {
+		return all
 	}
-	for _, j := range joined {
-		for _, p := range append([]string{j}, embeddedWords("\n"+j)...) {
-			if g.namesSecretWord(a.Dirs, p) {
-				return j
+	for i := range texts {
+		for j := range texts {
+			if j == i+1 || i != j && len(texts) <= maxPairedPieces {
+				if p := junction(texts[i], texts[j]); s.names(p) || slices.ContainsFunc(fileWords(p), s.names) {
+					return p
+				}
 			}
 		}
 	}
 	for _, c := range a.Commands {
 		for _, w := range c.Args {
-			if !strings.ContainsAny(w, "$`") {
+			if !strings.ContainsAny(w, "$`") || !s.once('s', w) {
 				continue
 			}
 			vs, _ := bindVars(w, a.Vars)
 			for _, v := range vs {
-				for _, s := range substituteEach(v, texts) {
-					if g.namesSecretWord(a.Dirs, s) {
-						return w
-					}
-				}
-				for _, s := range substituteEach(v, patterns) {
-					if g.namesSecret(a.Dirs, s, true, false) {
-						return w
-					}
+				if slices.ContainsFunc(substituteEach(v, texts), s.names) ||
+					slices.ContainsFunc(substituteEach(v, patterns), s.pattern) {
+					return w
 				}
 			}
 		}
 	}
 	return ""
+}
+
+// junction returns the name made where the text x, printed first, meets
+// y: the last name of x (see embeddedWords) joined to the first of y; ""
+// when either ends or starts with a separator.
+func junction(x, y string) string {
+	x, y = decodeEscapes(x), decodeEscapes(y)
+	i := strings.LastIndexFunc(x, embeddedSep)
+	j := strings.IndexFunc(y, embeddedSep)
+	if j < 0 {
+		j = len(y)
+	}
+	if i == len(x)-1 || j == 0 {
+		return ""
+	}
+	return x[i+1:] + y[:j]
 }
 
 // printedPieces returns literal texts the line's commands print: the
@@ -217,7 +219,7 @@ func printedPieces(a *shellscan.Analysis) (texts, patterns []string) {
 	add := func(list *[]string, t string) {
 		// A newline it ends with may be removed (printf '%s\n' x | tr
 		// -d '\n').
-		if t = strings.TrimRight(t, "\n"); t != "" && len(*list) < maxPrintedPieces {
+		if t = strings.TrimRight(t, "\n"); t != "" && len(*list) < maxPrintedPieces && !slices.Contains(*list, t) {
 			*list = append(*list, t)
 		}
 	}
