@@ -80,6 +80,9 @@ var canaryRound107 = map[string][]string{
 		`cat $(printf '..\U0000002fhome\U0000002f.ssh\U0000002fid_ed25519')`,
 		`cat $(printf '%b' '..\u002fhome\u002f.ssh\u002fid_ed25519')`, `cat $(seq -s /home/.ssh/id_ed2551 8 9 | sed s/^8/../)`,
 	},
+	// The strftime format of bash's printf %(FMT)T, its directives
+	// removed.
+	"9-printf-time": {`cat $(command printf '%(..%%/home/.ssh/id_ed25519)T' | tr -d %)`},
 }
 
 // canaryRound107Ordinary stay allowed in that project: formats of dates,
@@ -98,7 +101,7 @@ var canaryRound107Ordinary = []string{
 	`jq -rn '"config" + ".json"'`, `jq -rn '[".", "doc", "a"] | join("/")'`, `sed '$a\footer' README`,
 	`sed -n '/start/,/end/p' README`, `cat doc/$(echo a)`, `x=$(date +%s); echo $x`, `echo ".ssh is where keys live"`,
 	`cat $(echo doc)/a`, `echo README; echo doc/a`, `printf '\u00e9t\u00e9\n'`, `seq -s ' ' 1 3`,
-	`grep -e readme -r doc`, `sort -t: -k2 README`,
+	`grep -e readme -r doc`, `sort -t: -k2 README`, `printf '%(%F)T\n'`, `printf '%(%Y-%m-%d)T %s\n' -1 done`,
 }
 
 // canaryRound107NotSecretAsked print no key and are not asked about as a

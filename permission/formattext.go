@@ -140,7 +140,8 @@ func (s *spelledCheck) format(w string) bool {
 
 // formatStarts returns the texts of w where a format or an option's value
 // may begin, w first: after a '+' (date +FMT, ls --time-style=+FMT),
-// '=', '@' or ':' (--format=FMT, --pretty=format:FMT), and after the
+// '=', '@' or ':' (--format=FMT, --pretty=format:FMT), after "%(" (the
+// strftime format of bash's printf %(FMT)T), and after the
 // letters of a short option that takes its value joined to it (stat
 // -cFMT, seq -fFMT, nl -sSEP); at most maxFormatStarts. Nil when w holds
 // none of them and no '%' or '\' either.
@@ -155,7 +156,7 @@ func formatStarts(w string) []string {
 		}
 	}
 	for i := 0; i+1 < len(w) && len(out) < maxFormatStarts; i++ {
-		if strings.IndexByte("+=@:", w[i]) >= 0 {
+		if strings.IndexByte("+=@:", w[i]) >= 0 || w[i] == '(' && i > 0 && w[i-1] == '%' {
 			out = append(out, w[i+1:])
 		}
 	}
