@@ -10,8 +10,9 @@ import (
 )
 
 // maxFormatStarts bounds the places in one word where formatStarts takes a
-// format or a value to begin.
-const maxFormatStarts = 8
+// format or a value to begin, and the texts sedTexts and hiddenTails find
+// in one word: each is checked whole, which costs the word's length.
+const maxFormatStarts = 256
 
 // formatSecret returns, as the line spells it, a word of the line (an
 // argument of a command, a word of a here-string or here-document, a
@@ -143,8 +144,9 @@ func (s *spelledCheck) format(w string) bool {
 // '=', '@' or ':' (--format=FMT, --pretty=format:FMT), after "%(" (the
 // strftime format of bash's printf %(FMT)T), and after the
 // letters of a short option that takes its value joined to it (stat
-// -cFMT, seq -fFMT, nl -sSEP); at most maxFormatStarts. Nil when w holds
-// none of them and no '%' or '\' either.
+// -cFMT, seq -fFMT, nl -sSEP), at most maxFormatStarts of them; and the
+// fields between the '+', '=', '@' and ':'. Nil when w holds none of
+// them and no '%' or '\' either.
 func formatStarts(w string) []string {
 	if !strings.ContainsAny(w, "+=@:%\\") && !strings.HasPrefix(w, "-") {
 		return nil
@@ -159,6 +161,12 @@ func formatStarts(w string) []string {
 		if strings.IndexByte("+=@:", w[i]) >= 0 || w[i] == '(' && i > 0 && w[i-1] == '%' {
 			out = append(out, w[i+1:])
 		}
+	}
+	// Each field between them too, however many there are: cut -d=
+	// -f300 takes one.
+	fields := strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("+=@:", r) })
+	if len(fields) > 1 {
+		out = append(out, fields...)
 	}
 	return out
 }
@@ -275,7 +283,7 @@ func hexByte(hi, lo byte) (byte, bool) {
 func hiddenTails(words []string) []string {
 	var out []string
 	for _, w := range words {
-		for i := 0; i+1 < len(w) && len(out) < maxFormatStarts*4; i++ {
+		for i := 0; i+1 < len(w) && len(out) < maxFormatStarts; i++ {
 			if w[i] == '/' && w[i+1] == '.' && w[i+2:] != "" && w[i+2] != '.' && w[i+2] != '/' {
 				out = append(out, w[i:])
 			}

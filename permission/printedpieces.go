@@ -9,13 +9,10 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
-// maxPrintedPieces bounds the texts printedPieces keeps of one line; the
-// pairs of them spelledCheck.pieces joins are checked only up to
-// maxPairedPieces.
-const (
-	maxPrintedPieces = 64
-	maxPairedPieces  = 16
-)
+// maxPairedPieces bounds the texts of one line (see printedPieces) whose
+// every pair spelledCheck.pieces joins; more are joined in their order
+// only.
+const maxPairedPieces = 16
 
 // program returns, as the line spells it, a word of the line that is a
 // program or a script whose literal text names a secret location or a
@@ -73,7 +70,7 @@ func programTexts(w string) []string {
 // a backslash that starts it removed and its escapes decoded. A letter a,
 // i or c counts as a command after the start of w, a separator (; { } !
 // or a blank) or an address (a digit, $, / or ,); at most
-// maxFormatStarts.
+// maxFormatStarts of them.
 func sedTexts(w string) []string {
 	var out []string
 	for i := 0; i < len(w) && len(out) < maxFormatStarts; i++ {
@@ -97,10 +94,10 @@ func sedTexts(w string) []string {
 // quotedLiterals returns the double-quoted string literals of the
 // program text w (awk's, jq's, a script's), each with the escapes decoded
 // that such languages share: \" and \/, \uXXXX and those of
-// decodeEscapes; at most maxPrintedPieces. Nil when w holds no quote.
+// decodeEscapes. Nil when w holds no quote.
 func quotedLiterals(w string) []string {
 	var out []string
-	for i := 0; i < len(w) && len(out) < maxPrintedPieces; i++ {
+	for i := 0; i < len(w); i++ {
 		if w[i] != '"' {
 			continue
 		}
@@ -214,12 +211,14 @@ func junction(x, y string) string {
 // the text of a format or a prefixed value (date +.ssh, stat -c FMT,
 // numfmt --suffix=…) with its directives removed, and the texts of
 // programs (see programTexts); and patterns, the formats among them with
-// each directive made a '*'. At most maxPrintedPieces of each.
+// each directive made a '*'. Each text once, in the order of the line.
 func printedPieces(a *shellscan.Analysis) (texts, patterns []string) {
+	seen := map[*[]string]map[string]bool{&texts: {}, &patterns: {}}
 	add := func(list *[]string, t string) {
 		// A newline it ends with may be removed (printf '%s\n' x | tr
 		// -d '\n').
-		if t = strings.TrimRight(t, "\n"); t != "" && len(*list) < maxPrintedPieces && !slices.Contains(*list, t) {
+		if t = strings.TrimRight(t, "\n"); t != "" && !seen[list][t] {
+			seen[list][t] = true
 			*list = append(*list, t)
 		}
 	}
