@@ -102,6 +102,8 @@ var canaryRound107Ordinary = []string{
 	`sed -n '/start/,/end/p' README`, `cat doc/$(echo a)`, `x=$(date +%s); echo $x`, `echo ".ssh is where keys live"`,
 	`cat $(echo doc)/a`, `echo README; echo doc/a`, `printf '\u00e9t\u00e9\n'`, `seq -s ' ' 1 3`,
 	`grep -e readme -r doc`, `sort -t: -k2 README`, `printf '%(%F)T\n'`, `printf '%(%Y-%m-%d)T %s\n' -1 done`,
+	`git commit -m "fix ~/.ssh/config handling" --dry-run; true`, `sed '1i see ~/.ssh/config' README`,
+	`awk 'BEGIN{print "see ~/.ssh/config"}'`, `echo 'he said "see ~/.ssh/config"'`,
 }
 
 // canaryRound107NotSecretAsked print no key and are not asked about as a

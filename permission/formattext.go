@@ -51,7 +51,9 @@ func (g *Gate) formatSecret(a *shellscan.Analysis) string {
 				continue
 			}
 			for _, t := range hiddenTails([]string{w}) {
-				if s.tail(t) {
+				// Not one after a tilde: git commit -m 'fix
+				// ~/.ssh/config' is a message.
+				if !strings.HasSuffix(w[:len(w)-len(t)], "~") && s.tail(t) {
 					return w
 				}
 			}

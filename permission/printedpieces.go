@@ -38,16 +38,20 @@ func (s *spelledCheck) program(a *shellscan.Analysis) string {
 
 // literal reports whether t, a literal text a command prints, names a
 // secret location or a path beneath one (see [spelledCheck.format]), or
-// holds the tail of one from a hidden name on.
+// starts the tail of one with a hidden name (".ssh", "/.ssh/id_ed25519":
+// a program may join it to others). A hidden name inside the text is no
+// tail: sed '1i see ~/.ssh/config' prints a message.
 func (s *spelledCheck) literal(t string) bool {
 	if s.format(t) {
 		return true
 	}
-	words, _, _ := formatReadings(t)
-	if strings.HasPrefix(t, ".") {
-		words = append(words, "/"+t)
+	switch {
+	case strings.HasPrefix(t, "/."):
+		return s.tail(t)
+	case strings.HasPrefix(t, ".") && !strings.HasPrefix(t, ".."):
+		return s.tail("/" + t)
 	}
-	return slices.ContainsFunc(hiddenTails(words), s.tail)
+	return false
 }
 
 // programTexts returns the literal texts the program or script w may
