@@ -229,6 +229,11 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 			}
 		}
 	}
+	// The literal text of a format or a prefixed value a command prints
+	// (see formatSecret).
+	if p := g.formatSecret(a); p != "" {
+		return p
+	}
 	return g.unknownSecretRead(a)
 }
 
@@ -613,7 +618,9 @@ func embeddedSep(r rune) bool {
 
 // decodeEscapes returns w with the backslash escapes printf and echo -e
 // decode made into the bytes they stand for: \a \b \e \f \n \r \t \v,
-// octal (\NNN, \0NNN) and hexadecimal (\xHH); any other backslash is kept.
+// octal (\NNN, \0NNN), hexadecimal (\xHH) and bash's \uHHHH and
+// \UHHHHHHHH (cat $(printf '..\u002fhome…') printed the key, round 107);
+// any other backslash is kept.
 func decodeEscapes(w string) string {
 	if !strings.Contains(w, `\`) {
 		return w
@@ -639,6 +646,12 @@ func decodeEscapes(w string) string {
 		switch {
 		case c == 'x':
 			base, digits, j = 16, 2, i+2
+		case c == 'u' || c == 'U':
+			if r, n := unicodeEscape(w[i+2:], c); n > 0 {
+				b.WriteRune(r)
+				i += 1 + n
+				continue
+			}
 		case c == '0':
 			base, digits, j = 8, 3, i+2
 		case c >= '1' && c <= '7':
@@ -660,6 +673,28 @@ func decodeEscapes(w string) string {
 		i = j + n - 1
 	}
 	return b.String()
+}
+
+// unicodeEscape returns the character of bash's \uHHHH (kind 'u') or
+// \UHHHHHHHH (kind 'U') escape whose hexadecimal digits, one or more,
+// begin s, and the number of digits; 0 digits when s starts with none.
+func unicodeEscape(s string, kind byte) (rune, int) {
+	digits := 4
+	if kind == 'U' {
+		digits = 8
+	}
+	v, n := 0, 0
+	for ; n < digits && n < len(s); n++ {
+		d := strings.IndexByte("0123456789abcdef", lower(s[n]))
+		if d < 0 {
+			break
+		}
+		v = v*16 + d
+	}
+	if v > unicode.MaxRune {
+		return unicode.ReplacementChar, n
+	}
+	return rune(v), n
 }
 
 // lower returns the ASCII letter c in lower case, any other byte as is.
