@@ -475,7 +475,10 @@ func decodeTrSet(s string) string {
 // (%P, %(path)) and such text other than a leading ./ (see formatText).
 func formatWithText(w string) bool {
 	if t, ok := strings.CutPrefix(w, "+"); ok {
-		return strings.ContainsAny(formatDirective().ReplaceAllString(t, ""), "./~\\")
+		// date +FMT, ls --time-style=+FMT: they print no names, and
+		// a format with no directive is text the line spells, which
+		// the gate reads as such (date +doc/a | xargs cat).
+		return formatDirective().MatchString(t) && strings.ContainsAny(formatDirective().ReplaceAllString(t, ""), "./~\\")
 	}
 	return formatDirective().MatchString(w) && formatText(w)
 }

@@ -50,7 +50,7 @@ func TestRewrittenNames(t *testing.T) {
 	}
 	for line, want := range map[string][]string{
 		`cat $(find h | sed s,^h,../home,)`:               {`$(find h | sed s,^h,../home,)`},
-		`f=$(date +../x); cat $f`:                         {`$(date +../x)`},
+		`f=$(date +../%F); cat $f`:                        {`$(date +../%F)`},
 		`cat $(realpath --relative-to=a b)`:               {`$(realpath --relative-to=a b)`},
 		`cat $(git ls-files --format='../%(path)')`:       {`$(git ls-files --format='../%(path)')`},
 		`cat $(ls doc | sed 's,^,doc/,') $(date +%F).log`: nil,
@@ -96,7 +96,7 @@ func TestPrefixesDir(t *testing.T) {
 // may join a name to a path elsewhere.
 func TestFormatWithText(t *testing.T) {
 	for w, want := range map[string]bool{
-		`../home/%P\n`: true, `%h/%f`: true, `+../x`: true, `~/%s`: true, `../%(path)`: true, `+%F.d`: true,
+		`../home/%P\n`: true, `%h/%f`: true, `+../x`: false, `+../%s`: true, `~/%s`: true, `../%(path)`: true, `+%F.d`: true,
 		`%p\n`: false, `%P\0`: false, `./%P\n`: false, `+%F`: false, `+%Y-%m-%d`: false, `%s %n`: false,
 		`README`: false, `a.b/c`: false, `%H%p\n`: true, `\056\056\057home\057%P\n`: true, `%p\012`: true,
 		`%p\000`: false, `%p%%`: false, `%s\t%p\n`: false,
