@@ -131,6 +131,7 @@ func runAdversarial(t *testing.T, cases []advCase) {
 }
 
 func TestAdversarialClass1CommandChaining(t *testing.T) {
+	t.Parallel()
 	rules := with(allowCmd("git", "ls", "cat"), denyRm, denySSH)
 	runAdversarial(t, []advCase{
 		{"AndThenRm", rules, 0, cmd("git status && rm -rf x"), deny},
@@ -146,6 +147,7 @@ func TestAdversarialClass1CommandChaining(t *testing.T) {
 }
 
 func TestAdversarialClass2ShellWrapping(t *testing.T) {
+	t.Parallel()
 	rules := with(allowCmd("cat", "ls", "find", "xargs", "env", "sh", "bash", "eval", "python3", "curl", "timeout"), denyRm, denyPrivate)
 	runAdversarial(t, []advCase{
 		{"BraceGroupRead", rules, 0, cmd("{ cat private/secret; }"), deny},
@@ -173,6 +175,7 @@ func TestAdversarialClass2ShellWrapping(t *testing.T) {
 }
 
 func TestAdversarialClass3CommandSubstitution(t *testing.T) {
+	t.Parallel()
 	rules := with(allowCmd("echo", "cat", "git"), denyRm, denyPrivate)
 	runAdversarial(t, []advCase{
 		{"SubstitutionReadsSecret", rules, 0, cmd("echo $(cat private/secret)"), deny},
@@ -185,6 +188,7 @@ func TestAdversarialClass3CommandSubstitution(t *testing.T) {
 }
 
 func TestAdversarialClass4ToolSurfaceMismatch(t *testing.T) {
+	t.Parallel()
 	rules := with(allowCmd("cp", "echo", "printf", "sed", "tee", "cat", "curl", "grep", "dd"), denyPrivate)
 	writeOnly := with(allowCmd("echo", "cat"), []permission.Rule{{Description: "no writes", Tool: []string{"write_file"}, When: map[string]permission.Condition{"path": permission.Glob("private/**")}, Effect: deny}})
 	runAdversarial(t, []advCase{
@@ -204,6 +208,7 @@ func TestAdversarialClass4ToolSurfaceMismatch(t *testing.T) {
 }
 
 func TestAdversarialClass5PathSpelling(t *testing.T) {
+	t.Parallel()
 	envRule := []permission.Rule{permission.FilePath(".env", deny)}
 	dotSlashRule := []permission.Rule{permission.FilePath("./.env", deny)}
 	absRule := func(f fixture) []permission.Rule {
@@ -237,6 +242,7 @@ func TestAdversarialClass5PathSpelling(t *testing.T) {
 }
 
 func TestAdversarialClass6SymlinkEscape(t *testing.T) {
+	t.Parallel()
 	runAdversarial(t, []advCase{
 		{"LinkIntoDeniedDir", denyPrivate, allow, fileCall("read_file", "alias/secret"), deny},
 		{"LinkOutOfWorkspace", denySSH, allow, fileCall("read_file", "sshlink/id_rsa"), deny},
@@ -250,6 +256,7 @@ func TestAdversarialClass6SymlinkEscape(t *testing.T) {
 }
 
 func TestAdversarialClass7CaseVariants(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// Fold only where the volume ignores case: there ".ENV" is the file
 	// ".env"; on a case-sensitive volume it is another file.
@@ -368,6 +375,7 @@ func TestAdversarialClass11HostileProjectDirectory(t *testing.T) {
 }
 
 func TestAdversarialClass13PrefixOverMatch(t *testing.T) {
+	t.Parallel()
 	api := []permission.Rule{permission.BashCommand("curl https://api.example.com/:*", allow)}
 	runAdversarial(t, []advCase{
 		{"LsIsNotLsof", allowCmd("ls"), 0, cmd("lsof -i"), ask},

@@ -38,6 +38,7 @@ func gateFixture(t *testing.T) (home, wd string) {
 }
 
 func TestGateScreensBashWhateverThePolicy(t *testing.T) {
+	t.Parallel()
 	home, wd := gateFixture(t)
 	protected := []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".git", "hooks"), filepath.Join(wd, ".git", "config")}
 	denyRm := permission.PolicyFunc(func(_ context.Context, c permission.Call) (permission.Verdict, error) {
@@ -173,6 +174,7 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 }
 
 func TestGateAsksAboutGitWithoutARepository(t *testing.T) {
+	t.Parallel()
 	wd := t.TempDir()
 	g := permission.NewGate(permission.GateOptions{Policy: permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 		return permission.Verdict{Decision: permission.Allow}, nil
@@ -190,6 +192,7 @@ func TestGateAsksAboutGitWithoutARepository(t *testing.T) {
 }
 
 func TestGateAsksAboutGitRewritingProjectConfig(t *testing.T) {
+	t.Parallel()
 	home, wd := gateFixture(t)
 	cfg := filepath.Join(wd, ".lite-agent", "permissions.json")
 	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
@@ -217,6 +220,7 @@ func TestGateAsksAboutGitRewritingProjectConfig(t *testing.T) {
 }
 
 func TestGateAsksAboutACommandFieldInAnotherCase(t *testing.T) {
+	t.Parallel()
 	g := permission.NewGate(permission.GateOptions{Policy: permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 		return permission.Verdict{Decision: permission.Allow}, nil
 	}), Workdir: t.TempDir(), HomeDir: t.TempDir()})

@@ -6,6 +6,7 @@ import "testing"
 // project is unsound; logging, JSX, install choices, scopes and a preload
 // of project files are not (gate59).
 func TestBunfigUnsound(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text   string
 		unsafe bool

@@ -37,6 +37,7 @@ var canaryCapsWrittenOrdinary = []string{
 // analysis' bound before it names the key asks, and prints the key in
 // real bash with runfile on PATH.
 func TestCanaryCapsWritten(t *testing.T) {
+	t.Parallel()
 	tools := runnerTools(t, map[string]string{"runfile": capsRunfile})
 	env := append(round94Env(), "PATH="+tools+":"+os.Getenv("PATH"))
 	home, wd := round84Fixture(t)
@@ -82,6 +83,7 @@ func canaryCapsCwdsOrdinary() []string {
 // TestCanaryCapsCwds checks that a line past the bound of candidate
 // working directories asks.
 func TestCanaryCapsCwds(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryCapsCwds(), nil)
@@ -106,6 +108,7 @@ var canaryCapsDirsUnknownOrdinary = []string{`cd l/doc; cat a`, `cd -P doc/.. &&
 // TestCanaryCapsDirsUnknown checks that a relative path through a
 // directory read after a cd the analysis cannot follow asks.
 func TestCanaryCapsDirsUnknown(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryCapsDirsUnknown, nil)

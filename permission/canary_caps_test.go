@@ -48,6 +48,7 @@ var canaryCapsOrdinary = []string{
 
 // TestCanaryCaps checks that a line past a bound of the analysis asks.
 func TestCanaryCaps(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryCaps(), nil)

@@ -67,6 +67,7 @@ var chmodModeOrdinary = []string{
 }
 
 func TestCanaryChmodModeOption(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	work := filepath.Join(template, "work")
 	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte("/bin/rm -f c\n"), 0o644); err != nil {

@@ -26,6 +26,7 @@ var canaryDollarContinuation = map[string][]string{
 }
 
 func TestCanaryDollarContinuation(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryDollarContinuation)
 	checkOrdinary(t, template, []string{"echo \"a \\\n b\"", "echo 'cost: $5'", "ls \\\n -la"}, nil)
 }

@@ -30,6 +30,7 @@ var filteredOrdinary = []string{
 // TestCanaryFiltered checks that each line prints the key in real bash
 // and asks, and that the ordinary lines print none and stay allowed.
 func TestCanaryFiltered(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryFiltered, nil)

@@ -36,6 +36,7 @@ var canaryG57Openers = map[string]string{
 }
 
 func TestCanaryG57Openers(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "python3", "pydoc3")
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
@@ -87,6 +88,7 @@ var canaryG57GpgOrdinary = []string{
 }
 
 func TestCanaryG57GpgHome(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gpg", "gpgsm", "gpgconf")
 	template := canaryTemplate(t)
 	home := func(root string) string { return filepath.Join(root, "home") }
@@ -152,6 +154,7 @@ var canaryG57Absent = []string{
 }
 
 func TestCanaryG57AbsentPrograms(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	root := canaryFixture(t, canaryTemplate(t))
 	for _, line := range canaryG57Absent {
@@ -174,6 +177,7 @@ var canaryG57GitEditor = []string{
 }
 
 func TestCanaryG57GitEditor(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "vi")
 	template := canaryTemplate(t)
 	for i, line := range canaryG57GitEditor {
@@ -195,6 +199,7 @@ func TestCanaryG57GitEditor(t *testing.T) {
 // no EDITOR, npm runs vi, which reads :!cmd from the line's pipe. It was
 // allowed by "allow bash" at stop 57 (npm's test list had it as ordinary).
 func TestCanaryG57NpmEdit(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "runs npm and an editor")
 	tooltest.Need(t, tooltest.CanaryTools, "git", "vi")
 	tooltest.Need(t, tooltest.NodeJS, "npm")
@@ -222,6 +227,7 @@ func TestCanaryG57NpmEdit(t *testing.T) {
 // allowed by "allow bash" at stop 57, as was the same for pylint's
 // init-hook and the JavaScript configuration of vite, mocha, prettier ….
 func TestCanaryG57CargoConfig(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "cargo")
 	cargo, err := exec.LookPath("cargo")
 	if err != nil {

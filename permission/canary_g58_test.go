@@ -34,6 +34,7 @@ var canaryG58Settings = []struct{ file, text, line string }{
 }
 
 func TestCanaryG58ProjectSettings(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	tooltest.Need(t, tooltest.NodeJS, "npm", "pnpm")
 	template := canaryTemplate(t)
@@ -68,6 +69,7 @@ func refusedThenWritesHome(t *testing.T, root, what, line, name string, timeout 
 // canaryG58SettingsOrdinary are settings files that name no path and no
 // program: the lines stay allowed.
 func TestCanaryG58ProjectSettingsOrdinary(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	root := canaryFixture(t, template)
@@ -95,6 +97,7 @@ var canaryG58Runners = []string{
 }
 
 func TestCanaryG58Runners(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "flask")
 	flask, err := exec.LookPath("flask")
 	if err != nil {
@@ -117,6 +120,7 @@ func TestCanaryG58Runners(t *testing.T) {
 // bash" at stop 58, since the gate had read the configuration only when
 // it was made; git commit then runs the hook.
 func TestCanaryG58HooksPathLater(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	root := canaryFixture(t, canaryTemplate(t))
 	g := canaryGate(t, root, canaryAllowBashRules)
@@ -154,6 +158,7 @@ var canaryG58GpgConf = []struct{ file, text, line string }{
 }
 
 func TestCanaryG58GpgConf(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gpg", "gpgconf")
 	template := canaryTemplate(t)
 	for i, c := range canaryG58GpgConf {
@@ -187,6 +192,7 @@ func TestCanaryG58GpgConf(t *testing.T) {
 // were allowed by "allow" rules at stop 58 (the file tools protect
 // .git/hooks only); they ask now, as a file inside .git does.
 func TestCanaryG58FileToolsHooksPath(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	root := canaryFixture(t, canaryTemplate(t))
 	const rules = `{"version":1,"rules":[{"tool":"*","effect":"allow"}]}`

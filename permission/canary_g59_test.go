@@ -30,6 +30,7 @@ var canaryG59Bun = []struct{ file, text, line string }{
 }
 
 func TestCanaryG59Bun(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "bun", "tar")
 	bun, err := exec.LookPath("bun")
 	if err != nil {
@@ -62,6 +63,7 @@ func TestCanaryG59Bun(t *testing.T) {
 // TestCanaryG59BunOrdinary: a bunfig.toml that names no path and no
 // program outside the project, and no .npmrc, leave bun's lines allowed.
 func TestCanaryG59BunOrdinary(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	root := canaryFixture(t, template)
@@ -87,6 +89,7 @@ var canaryG59Editors = []string{
 }
 
 func TestCanaryG59Editors(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "vidir", "vim")
 	vidir, err := exec.LookPath("vidir")
 	if err != nil {
@@ -116,6 +119,7 @@ var canaryG59GitBrings = []string{
 }
 
 func TestCanaryG59GitBrings(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
@@ -165,6 +169,7 @@ exit 0
 `
 
 func TestCanaryG59PackageHooks(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	tooltest.Need(t, tooltest.NodeJS, "node")
 	template := canaryTemplate(t)

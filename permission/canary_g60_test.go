@@ -37,6 +37,7 @@ var canaryG60Runners = []struct{ program, line string }{
 }
 
 func TestCanaryG60Runners(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "node", "npm", "pnpm", "bun")
 	template := canaryTemplate(t)
 	for _, c := range canaryG60Runners {
@@ -85,6 +86,7 @@ var canaryG60ProjectPaths = []struct{ program, file, text, line string }{
 }
 
 func TestCanaryG60ProjectPaths(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "pytest", "mypy", "hugo", "mvn")
 	template := canaryTemplate(t)
 	for i, c := range canaryG60ProjectPaths {
@@ -118,6 +120,7 @@ func TestCanaryG60ProjectPaths(t *testing.T) {
 // TestCanaryG60ProjectPathsOrdinary: settings files whose paths lie in
 // the workdir leave the tools' lines allowed.
 func TestCanaryG60ProjectPathsOrdinary(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	root := canaryFixture(t, template)

@@ -35,6 +35,7 @@ var canaryG61Recipes = []struct {
 }
 
 func TestCanaryG61Recipes(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "make", "ninja", "npm", "hugo", "doxygen")
 	template := canaryTemplate(t)
 	for i, c := range canaryG61Recipes {
@@ -94,6 +95,7 @@ func g61Newc(files ...string) []byte {
 // HOMEDIR/g61.txt); it was allowed by "allow bash" at stop 60, as atool -x
 // was. The list of the same archive stays allowed.
 func TestCanaryG61Extractors(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "aunpack", "atool", "cpio")
 	template := canaryTemplate(t)
 	for i, line := range []string{"aunpack e.cpio", "atool -x e.cpio"} {

@@ -20,6 +20,7 @@ import (
 // ("allow bash" allowed each at stop 60). pg_dump to its standard output
 // stays allowed.
 func TestCanaryG61DatabaseWriters(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "createdb", "dropdb", "pgbench", "psql", "pg_dump")
 	url := pgtest.URL(t)
 	if strings.Contains(url, "'") {

@@ -25,6 +25,7 @@ var canaryRunAsUser = map[string][]string{
 }
 
 func TestCanaryRunAsAnotherUser(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("su needs root to run without a password")
 	}

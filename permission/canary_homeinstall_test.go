@@ -14,6 +14,7 @@ import (
 // runs. Each line must be refused by both scenarios, and must write the
 // program when run, so that the test can fail.
 func TestCanaryHomeInstall(t *testing.T) {
+	t.Parallel()
 	goRun := goLineRunner(t)
 	template := canaryTemplate(t)
 	for _, line := range []string{

@@ -55,6 +55,7 @@ var fakeAliasTools = []string{"rustup", "gem", "bundle", "dotnet", "cargo-binsta
 	"proto", "aqua"}
 
 func TestCanaryHomeStateAliases(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
 	pkg := filepath.Join(template, "work", "pkg")

@@ -104,6 +104,7 @@ var fakeHomeTools = []string{"brew", "volta", "asdf", "mise", "sdk", "conda", "n
 	"cargo", "minikube", "kind", "k3d"}
 
 func TestCanaryHomeState(t *testing.T) {
+	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH") // the go test runs by; .ci/run has it on PATH

@@ -18,6 +18,7 @@ import (
 // gate is made after the layout is there, as for a cloned repository whose
 // hooks were installed.
 func TestCanaryHookManagerFiles(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	root := canaryFixture(t, canaryTemplate(t))
 	runLine(t, root, `mkdir -p .husky/_ && git config core.hooksPath .husky/_ && `+

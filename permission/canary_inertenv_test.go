@@ -59,6 +59,7 @@ var canaryInertEnvironmentOrdinary = []string{
 }
 
 func TestCanaryInertEnvironment(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryInertEnvironment)
 	checkOrdinary(t, template, canaryInertEnvironmentOrdinary, nil)
 }
@@ -117,6 +118,7 @@ func canaryLocaleDir(t *testing.T) string {
 // TestCanaryInertLocale runs the locale attacks where zh_TW.BIG5 is
 // installed: each must do damage there and be refused by both scenarios.
 func TestCanaryInertLocale(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	locpath := "LOCPATH=" + canaryLocaleDir(t)
 	template := canaryTemplate(t)
@@ -175,6 +177,7 @@ var canaryGlobMatchOrdinary = []string{
 // (the fixture's) and in C.UTF-8: where an attack does damage it must be
 // refused by both scenarios, and each must do damage in one of the two.
 func TestCanaryGlobMatch(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	fixture := func() string {

@@ -20,6 +20,7 @@ var kernelDirsOrdinary = []string{`cd l/doc && cat a`, `cd doc && cat a`, `cd l 
 // TestCanaryKernelDirs checks that a relative read after a cd through a
 // link to /proc/self/cwd is judged where the kernel takes it.
 func TestCanaryKernelDirs(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryKernelDirs, nil)

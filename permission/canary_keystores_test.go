@@ -49,6 +49,7 @@ var canaryKeyStoresOrdinary = []string{
 }
 
 func TestCanaryKeyStores(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	bin := fakeHomeBin(t, "mkcert", "trust", "update-ca-certificates", "pass", "secret-tool", "keyring", "ollama",
 		"step", "gcloud", "pdm", "hatch")
@@ -69,6 +70,7 @@ func TestCanaryKeyStores(t *testing.T) {
 // key that then signs for every ssh of the user: both were allowed by
 // "allow bash" at stop 40.
 func TestCanaryKeyStoresForReal(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "keytool", "ssh-agent", "ssh-add", "ssh-keygen")
 	template := canaryTemplate(t)
 
@@ -115,6 +117,7 @@ func TestCanaryKeyStoresForReal(t *testing.T) {
 // without root): allowed by "allow bash" at stop 40, though go install
 // was not.
 func TestCanaryMakeInstall(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "make")
 	template := canaryTemplate(t)
 	root := canaryFixture(t, template)

@@ -20,6 +20,7 @@ var canaryLinked = []string{
 }
 
 func TestCanaryLinkedProgram(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	rm, err := findProgram("rm")
 	if err != nil {

@@ -57,6 +57,7 @@ var linkedTailUnlinked = []string{
 // directory of the project asks when its tail goes through a link the
 // project holds to a secret location, or begins where one leads.
 func TestCanaryLinkedTail(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryLinkedTail, nil)
@@ -112,6 +113,7 @@ var linkedWholeUnlinked = []string{
 // the project asks when the project holds a link to a secret file or
 // location, and stays allowed when it holds none.
 func TestCanaryLinkedWhole(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	if err := os.Symlink("../home/.ssh/id_ed25519", filepath.Join(wd, "k")); err != nil {
 		t.Fatal(err)

@@ -45,6 +45,7 @@ var canaryLiteralOrdinary = []string{
 }
 
 func TestCanaryLiteral(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryLiteral)
 	checkOrdinary(t, template, canaryLiteralOrdinary, nil)
 }

@@ -53,6 +53,7 @@ var canaryNpxOrdinary = []string{
 // TestCanaryNpx runs the lines in a project that installed tsc, ver (a
 // node program) and rm in node_modules/.bin, as npm links them.
 func TestCanaryNpx(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "runs npx for each line")
 	tooltest.Need(t, tooltest.NodeJS, "npx")
 	template := canaryTemplate(t)

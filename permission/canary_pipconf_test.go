@@ -68,6 +68,7 @@ const canaryPipConfOrdinary = "# the user's\n[global]\nindex-url = https://examp
 	"[list]\nformat = columns\n"
 
 func TestCanaryPipConf(t *testing.T) {
+	t.Parallel()
 	sysPip := systemPip(t)
 	template := canaryTemplate(t)
 	homeStateFiles(t, template)
@@ -204,6 +205,7 @@ func TestCanaryPipConf(t *testing.T) {
 // read, refuses uv pip install --python .venv/bin/python and --target; a
 // key spelt with an escape in a quoted key of the workdir's uv.toml too.
 func TestPipConfUv(t *testing.T) {
+	t.Parallel()
 	root, _, home := venvFixture(t)
 	lines := []string{"uv pip install --python .venv/bin/python x", "uv pip install --target ./t x"}
 	for _, c := range []struct {
@@ -255,6 +257,7 @@ func TestPipConfUv(t *testing.T) {
 // stay allowed, but for pip download and pip wheel when the user's
 // pip.conf names where they save.
 func TestPipConfDownloads(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	root := canaryFixture(t, template)
 	home := filepath.Join(root, "home")

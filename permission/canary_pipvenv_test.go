@@ -115,6 +115,7 @@ var canaryPipVenvOrdinary = []string{
 }
 
 func TestCanaryPipVenv(t *testing.T) {
+	t.Parallel()
 	sysPip := systemPip(t)
 	template := canaryTemplate(t)
 	homeStateFiles(t, template)
@@ -243,6 +244,7 @@ func relink(t *testing.T, to, link string) {
 // cloned repository's uv.toml or pyproject.toml) may say where it
 // installs, unless --no-config.
 func TestPipVenvUv(t *testing.T) {
+	t.Parallel()
 	root, work, home := venvFixture(t)
 	g := canaryGate(t, root, canaryAllowBashRules)
 	allowed := []string{
@@ -310,6 +312,7 @@ func TestPipVenvUv(t *testing.T) {
 // directory of the workdir comes first in PATH, or PATH has a relative
 // directory, or the environment exports a bash function of that name.
 func TestCanaryPipFoundByPath(t *testing.T) {
+	t.Parallel()
 	sysPip := systemPip(t)
 	template := canaryTemplate(t)
 	homeStateFiles(t, template)
@@ -440,6 +443,7 @@ func canaryGateEnv(t *testing.T, root string, env []string) *permission.Gate {
 // refused; uv's settings of the environment refuse uv pip likewise. The
 // same lines are allowed in an environment without them.
 func TestCanaryPipVenvBashEnv(t *testing.T) {
+	t.Parallel()
 	sysPip := systemPip(t)
 	template := canaryTemplate(t)
 	homeStateFiles(t, template)

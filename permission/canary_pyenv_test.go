@@ -17,6 +17,7 @@ import (
 // refused; a shims directory of no layout the gate knows is refused too.
 // Without such a pip.conf the line is allowed.
 func TestCanaryPyenvShimPrefixPipConf(t *testing.T) {
+	t.Parallel()
 	sysPip := systemPip(t)
 	template := canaryTemplate(t)
 	homeStateFiles(t, template)

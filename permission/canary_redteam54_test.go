@@ -52,6 +52,7 @@ func curlWritesOutput(t *testing.T) bool {
 // curls (Debian 12's 7.88) ignore it, and the analysis tests of
 // internal/shellscan check those lines there.
 func TestCanaryRedteam54(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for _, c := range canaryRedteam54 {
 		prog, err := exec.LookPath(c.program)
@@ -106,6 +107,7 @@ var canaryRedteam54Braces = map[string][]string{
 }
 
 func TestCanaryRedteam54Braces(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRedteam54Braces)
 }
 
@@ -123,6 +125,7 @@ var canaryRedteam54DotDot = []string{
 // TestCanaryRedteam54DotDot runs each line as bash before 5.2 would: with
 // globskipdots off where bash has the option.
 func TestCanaryRedteam54DotDot(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	args := []string{"+O", "globskipdots", "-c"}
 	if exec.Command("/bin/bash", "-c", "shopt globskipdots").Run() != nil {

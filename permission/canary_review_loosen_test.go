@@ -108,6 +108,7 @@ var canaryReviewLoosenOrdinary = []string{
 }
 
 func TestCanaryReviewLoosen(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryReviewLoosen)
 	checkOrdinary(t, template, canaryReviewLoosenOrdinary, nil)
 }

@@ -153,6 +153,7 @@ var canaryReviewSubst = map[string][]string{
 }
 
 func TestCanaryReviewSubstitution(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.NodeJS, "npm", "node")
 	tooltest.Need(t, tooltest.CanaryTools, "gpg", "less", "python3", "perl")
 	checkCanaryRound(t, canaryReviewSubst)

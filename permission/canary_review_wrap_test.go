@@ -113,6 +113,7 @@ func reviewNpxTemplate(t *testing.T) string {
 
 // TestCanaryReviewNpx runs the attacks of the review with the real npx.
 func TestCanaryReviewNpx(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "runs npx for each line")
 	tooltest.Need(t, tooltest.NodeJS, "npx")
 	template := reviewNpxTemplate(t)
@@ -170,6 +171,7 @@ var canaryReviewXargs = map[string][]string{
 }
 
 func TestCanaryReviewXargs(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	checkReviewRound(t, canaryTemplate(t), canaryReviewXargs)
 }

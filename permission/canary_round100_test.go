@@ -35,6 +35,7 @@ var canaryRound100Ordinary = []string{
 // TestCanaryRound100 checks each line prints the token in real bash and
 // asks, and that the ordinary lines print none and stay allowed.
 func TestCanaryRound100(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
@@ -81,6 +82,7 @@ var canaryRound100Defaults = map[string][]string{
 // canary fixture (each must remove the canary in real bash and be refused)
 // and keeps ordinary strings with a default allowed.
 func TestCanaryRound100Defaults(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine", "git")
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound100Defaults)
 	home, wd := round84Fixture(t)
@@ -103,6 +105,7 @@ func round100Padded(n int, filler, name, reader string) string {
 // parts: a secret path after 64 others (the same or distinct) was not
 // looked at. Each line printed the key in real bash and was allowed.
 func TestRound100EmbeddedWordsPastTheCap(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	lines := []string{

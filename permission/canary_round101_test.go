@@ -33,6 +33,7 @@ var canaryRound101 = map[string][]string{
 // TestCanaryRound101 checks round 101's lines do their damage and ask,
 // and that round 96's ordinary lines after cd stay allowed.
 func TestCanaryRound101(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc", "cmake")
 	template := round96Template(t)
 	checkCanaryRoundIn(t, template, canaryRound101)
@@ -66,6 +67,7 @@ var round101OracleOrdinary = []string{
 // guess from a wrong one in real bash and asks, and that the counts of
 // names stay allowed.
 func TestRound101EnvCountOracle(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, pair := range round101Oracles {

@@ -25,6 +25,7 @@ var canaryRound102 = []string{
 // bash and asks, and that strings whose program is one expansion alone
 // stay allowed.
 func TestCanaryRound102(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)

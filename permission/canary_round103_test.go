@@ -43,6 +43,7 @@ var roundOrdinary103 = []string{
 // TestCanaryRound103 checks that each line prints the key or the token in
 // real bash and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound103(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryRound103, roundOrdinary103)

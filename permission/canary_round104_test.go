@@ -79,6 +79,7 @@ var roundOrdinary104 = []string{
 // TestCanaryRound104 checks that each line prints the key in real bash
 // and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound104(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryRound104Options, roundOrdinary104)

@@ -165,6 +165,7 @@ var roundOrdinary105Filters = []string{
 // TestCanaryRound105 checks that each line prints the token or the key
 // in real bash and asks, and that the ordinary lines stay allowed.
 func TestCanaryRound105(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantPrintedAndAsked(t, decide, canaryRound105Braces, nil)

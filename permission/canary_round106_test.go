@@ -115,6 +115,7 @@ var canaryRound106Ordinary = []string{
 // in real bash and asks, and that the ordinary lines print none and stay
 // allowed.
 func TestCanaryRound106(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, lines := range canaryRound106Linked {

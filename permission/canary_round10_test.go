@@ -211,6 +211,7 @@ func installedRound(t *testing.T, round map[string][]string) map[string][]string
 }
 
 func TestCanaryRound10(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, installedRound(t, canaryRound10))
 	checkOrdinary(t, template, canaryRound10Ordinary, nil)
 }
@@ -221,6 +222,7 @@ func TestCanaryRound10(t *testing.T) {
 // repository on this machine, named by a path or by a name that is not a
 // remote.
 func TestCanaryRound10PushToConfiguredRemote(t *testing.T) {
+	t.Parallel()
 	root := canaryFixture(t, canaryTemplate(t))
 	wd := filepath.Join(root, "work")
 	for _, args := range [][]string{
@@ -267,6 +269,7 @@ func TestCanaryRound10PushToConfiguredRemote(t *testing.T) {
 // submodule and run git status, which runs git in it. The write must now
 // be asked about, however the path reaches a .git directory.
 func TestCanaryRound10FileToolsIntoNestedGitDir(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	root := canaryFixture(t, canaryTemplate(t))
 	wd := filepath.Join(root, "work")
@@ -317,6 +320,7 @@ func TestCanaryRound10FileToolsIntoNestedGitDir(t *testing.T) {
 // directory, however a line names it, are not allowed under "allow bash",
 // while writes beside one still are.
 func TestCanaryRound10NestedGitDirWrites(t *testing.T) {
+	t.Parallel()
 	root := canaryFixture(t, canaryTemplate(t))
 	wd := filepath.Join(root, "work")
 	cmd := exec.Command("git", "init", "-q", "sub/r")

@@ -37,6 +37,7 @@ var canaryRound11Ordinary = []string{
 }
 
 func TestCanaryRound11(t *testing.T) {
+	t.Parallel()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH")

@@ -37,5 +37,6 @@ var canaryRound12 = map[string][]string{
 }
 
 func TestCanaryRound12(t *testing.T) {
+	t.Parallel()
 	checkCanaryRound(t, canaryRound12)
 }

@@ -178,6 +178,7 @@ var canaryRound13Tools = []string{"python3", "node", "perl", "gcc", "make", "ssh
 // TestCanaryRound13 runs the round; GO in a line stands for the go command
 // by its absolute path (the fixture's PATH does not hold it).
 func TestCanaryRound13(t *testing.T) {
+	t.Parallel()
 	gobin, _ := exec.LookPath("go")
 	round := installedLines(t, canaryRound13, canaryRound13Tools, func(line string) (string, string) {
 		if !strings.Contains(line, "GO ") {

@@ -56,6 +56,7 @@ var canaryRound14Ordinary = []string{
 var canaryRound14Tools = []string{"ed", "runuser", "sg", "cc", "gcc"}
 
 func TestCanaryRound14(t *testing.T) {
+	t.Parallel()
 	round := installedLines(t, canaryRound14, canaryRound14Tools, func(line string) (string, string) {
 		if (strings.Contains(line, "runuser ") || strings.HasPrefix(line, "sg ")) && os.Geteuid() != 0 {
 			return line, "it needs root"

@@ -76,6 +76,7 @@ var canaryRound15Ordinary = []string{
 // runtime. Damage is judged on .git alone, since any go command writes
 // its cache.
 func TestCanaryRound15GoToolFlags(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "builds with the go toolchain for each line")
 	goRun := goLineRunner(t)
 	template := canaryTemplate(t)
@@ -200,6 +201,7 @@ var canaryRound15Setup = []struct{ setup, line, damage string }{
 // TestCanaryRound15GoAfterSetup checks that each of canaryRound15Setup is
 // refused by both scenarios and, run, creates its damage path.
 func TestCanaryRound15GoAfterSetup(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "builds with the go toolchain for each line")
 	goRun := goLineRunner(t)
 	template := canaryTemplate(t)
@@ -228,6 +230,7 @@ func TestCanaryRound15GoAfterSetup(t *testing.T) {
 // line, run with real rustc, writes a hook: the file holds -o and a path
 // into .git, which the line does not show.
 func TestCanaryRound15RustcArgumentFile(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "rustc", "cc")
 	out, err := exec.Command("rustc", "--print", "sysroot").Output()
 	if err != nil {

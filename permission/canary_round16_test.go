@@ -122,6 +122,7 @@ var canaryRound16Ordinary = []string{
 var canaryRound16Tools = []string{"gio", "ctags", "systemd-tmpfiles", "python3", "perl", "node"}
 
 func TestCanaryRound16(t *testing.T) {
+	t.Parallel()
 	round := installedLines(t, canaryRound16, canaryRound16Tools, func(line string) (string, string) {
 		if strings.Contains(line, logsave) {
 			if _, err := os.Stat(logsave); err != nil {
@@ -142,6 +143,7 @@ func TestCanaryRound16(t *testing.T) {
 // time limit than the canary's three seconds: the JVM compiles the
 // source before it runs out of memory.
 func TestCanaryRound16Java(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "compiles and runs Java")
 	tooltest.Need(t, tooltest.CanaryTools, "java")
 	template := canaryTemplate(t)

@@ -41,6 +41,7 @@ var canaryRound17 = map[string][]string{
 var canaryRound17Ordinary = []string{"git log -p -1", "timeout 5 ls", "echo x > out.txt 2>&-", "ls .git/?onfig"}
 
 func TestCanaryRound17(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound17)
 	checkOrdinary(t, template, canaryRound17Ordinary, nil)
 }

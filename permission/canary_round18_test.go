@@ -41,6 +41,7 @@ var canaryRound18 = map[string][]string{
 var canaryRound18Ordinary = []string{"git add README", "timeout 5 ls", "printf x 1>>out.txt", "ls .g*t"}
 
 func TestCanaryRound18(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound18)
 	checkOrdinary(t, template, canaryRound18Ordinary, nil)
 }

@@ -46,6 +46,7 @@ var canaryRound19Ordinary = []string{`runit ls`, `runopt --exec=ls -l`, `/usr/sb
 // rule for the program it runs, and does damage when run; those that run
 // rm are also refused by both canary scenarios.
 func TestCanaryRound19DenyRulesSeeCommandsOfUnmodelledRunners(t *testing.T) {
+	t.Parallel()
 	tools := runnerTools(t, map[string]string{
 		"nuke":   "#!/bin/sh\nrm -f c\n",
 		"runit":  "#!/bin/sh\n[ \"$1\" = -q ] && shift\nexec \"$@\"\n",

@@ -120,6 +120,7 @@ var canaryRound20Ordinary = []string{
 // rule for the program it runs, and does damage when run; those that run
 // rm are also refused by both canary scenarios.
 func TestCanaryRound20DenyRulesSeeCommandStringsAndScripts(t *testing.T) {
+	t.Parallel()
 	tools := runnerTools(t, map[string]string{
 		"nuke":     "#!/bin/sh\nrm -f c\n",
 		"runit":    "#!/bin/sh\nexec \"$@\"\n",
@@ -137,6 +138,7 @@ func TestCanaryRound20DenyRulesSeeCommandStringsAndScripts(t *testing.T) {
 // -rf build' | pbcopy): a deny rule that matches only such a command
 // asks, and does not hide a deny rule that matches the command itself.
 func TestCanaryRound20ReadScriptsAsk(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	root := canaryFixture(t, template)
 	g := canaryGate(t, root, canaryDenyUnmodelledRules)
@@ -195,6 +197,7 @@ var canaryRound20DataValues = []string{
 // deny rules on rm and curl allows canaryRound20DataValues, while a
 // command-taking option's value (--exec=rm, -erm) stays denied.
 func TestCanaryRound20OptionValuesThatNameData(t *testing.T) {
+	t.Parallel()
 	const rules = `{"version":1,"rules":[
  {"tool":"bash","when":{"command":{"startsWith":"rm"}},"effect":"deny"},
  {"tool":"bash","when":{"command":{"startsWith":"curl"}},"effect":"deny"},

@@ -42,6 +42,7 @@ var canaryRound21 = map[string][]string{
 var canaryRound21Ordinary = []string{"git archive HEAD > out.tar", "git cherry -v", "echo x > \"$PWD\"/out.txt", "ls .g*", "git log -1"}
 
 func TestCanaryRound21(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound21)
 	checkOrdinary(t, template, canaryRound21Ordinary, nil)
 }

@@ -41,6 +41,7 @@ var canaryRound22 = map[string][]string{
 var canaryRound22Ordinary = []string{"git add -A", "git show HEAD", "echo x > 'out'.txt", "ls .git/c?nf?g"}
 
 func TestCanaryRound22(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound22)
 	checkOrdinary(t, template, canaryRound22Ordinary, nil)
 }

@@ -128,6 +128,7 @@ var canaryRound23Ordinary = []string{
 }
 
 func TestCanaryRound23(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound23)
 	checkOrdinary(t, template, canaryRound23Ordinary, nil)
 }
@@ -142,6 +143,7 @@ var canaryRound23Go = []string{
 }
 
 func TestCanaryRound23GoRunsCodeTheLineWrites(t *testing.T) {
+	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not installed")

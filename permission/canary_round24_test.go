@@ -51,6 +51,7 @@ var canaryRound24 = map[string][]string{
 var canaryRound24Ordinary = []string{"git log -1", "echo x | tee out.txt", "echo x &> out.txt", "ls .git/conf[i]g", "make -n"}
 
 func TestCanaryRound24(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound24)
 	checkOrdinary(t, template, canaryRound24Ordinary, nil)
 }

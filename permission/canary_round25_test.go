@@ -46,6 +46,7 @@ var canaryRound25 = map[string][]string{
 var canaryRound25Ordinary = []string{"git add -A", "echo x &>> out.log", "ls .git/?onfi?", "gunzip -f x.gz"}
 
 func TestCanaryRound25(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound25)
 	checkOrdinary(t, template, canaryRound25Ordinary, nil)
 }

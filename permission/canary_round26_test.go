@@ -186,6 +186,7 @@ var canaryRound26Ordinary = []string{
 }
 
 func TestCanaryRound26(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound26)
 	checkOrdinary(t, template, canaryRound26Ordinary, nil)
 }

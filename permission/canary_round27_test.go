@@ -73,6 +73,7 @@ var canaryRound27Ordinary = []string{
 }
 
 func TestCanaryRound27(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	tooltest.Need(t, tooltest.CanaryTools, "less", "gpg", "/usr/sbin/logsave", "python3", "make")
 	template := checkCanaryRound(t, canaryRound27)
@@ -93,6 +94,7 @@ var canaryMakeVariables = map[string][]string{"13-make-variables": {
 // damage when run and be refused by both scenarios; a plain override
 // stays allowed.
 func TestCanaryMakeVariables(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "make", "python3")
 	template := canaryTemplate(t)
 	if err := os.WriteFile(filepath.Join(template, "work", "x.c"), []byte("int main(void) { return 0; }\n"), 0o644); err != nil {

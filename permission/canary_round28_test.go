@@ -55,6 +55,7 @@ var canaryRound28 = map[string][]string{
 var canaryRound28Ordinary = []string{"printf '%d\\n' 3", "nice -n19 ls", "echo x 2>&1 >out.log", "ls .git/co*fig", "less -F README"}
 
 func TestCanaryRound28(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound28)
 	checkOrdinary(t, template, canaryRound28Ordinary, nil)
 }

@@ -52,6 +52,7 @@ var canaryRound29 = map[string][]string{
 var canaryRound29Ordinary = []string{"ls -la", "echo x 1> out.txt 2>/dev/null", "ls .git/co?fi?", "npm --version"}
 
 func TestCanaryRound29(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound29)
 	checkOrdinary(t, template, canaryRound29Ordinary, nil)
 }

@@ -101,6 +101,7 @@ var canaryRound2 = map[string][]string{
 }
 
 func TestCanaryRound2(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound2)
 	checkOrdinary(t, template, canaryRound2Ordinary, nil)
 }

@@ -161,6 +161,7 @@ var canaryRound30Ordinary = []string{
 }
 
 func TestCanaryRound30(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.NodeJS, "node", "npm")
 	tooltest.Need(t, tooltest.CanaryTools, "python3", "sqlite3", "valgrind", "wget", "iconv", "perl")
 	template := checkCanaryRound(t, canaryRound30)
@@ -186,6 +187,7 @@ var canaryRound30Found = map[string][]string{"6-found-files": {
 }}
 
 func TestCanaryRound30FoundFiles(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "terraform")
 	tooltest.Need(t, tooltest.CanaryTools, "gpg", "mvn")
 	template := checkCanaryRound(t, canaryRound30Found)

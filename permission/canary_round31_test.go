@@ -59,6 +59,7 @@ var canaryRound31Ordinary = []string{
 }
 
 func TestCanaryRound31(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound31)
 	checkOrdinary(t, template, canaryRound31Ordinary, nil)
 }

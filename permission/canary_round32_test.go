@@ -49,6 +49,7 @@ var canaryRound32Ordinary = []string{
 }
 
 func TestCanaryRound32(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound32)
 	checkOrdinary(t, template, canaryRound32Ordinary, nil)
 }

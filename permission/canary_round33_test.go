@@ -49,6 +49,7 @@ var canaryRound33Ordinary = []string{
 }
 
 func TestCanaryRound33(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound33)
 	checkOrdinary(t, template, canaryRound33Ordinary, nil)
 }

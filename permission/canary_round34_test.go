@@ -262,6 +262,7 @@ func writeOptionArchives(t *testing.T, dir string, names map[string]string) {
 }
 
 func TestCanaryRound34(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.NodeJS, "node")
 	tooltest.Need(t, tooltest.CanaryTools, "git", "perl", "make", "gcc", "python3", "unzip", "openssl", "ssh-keygen")
 	template := round34Template(t)
@@ -273,6 +274,7 @@ func TestCanaryRound34(t *testing.T) {
 // reports what each does; it fails only if one no longer does damage, so
 // that the list stays true.
 func TestCanaryRound34Open(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.NodeJS, "node")
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := round34Template(t)

@@ -61,6 +61,7 @@ var canaryRound35Ordinary = []string{
 }
 
 func TestCanaryRound35(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound35)
 	checkOrdinary(t, template, canaryRound35Ordinary, nil)
 }

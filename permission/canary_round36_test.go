@@ -38,5 +38,6 @@ var canaryRound36 = map[string][]string{
 }
 
 func TestCanaryRound36(t *testing.T) {
+	t.Parallel()
 	checkCanaryRound(t, canaryRound36)
 }

@@ -147,6 +147,7 @@ var canaryRound37Ordinary = []string{
 }
 
 func TestCanaryRound37(t *testing.T) {
+	t.Parallel()
 	round := canaryRound37
 	if goCmd, err := exec.LookPath("go"); err == nil {
 		// The go command, by the path the test found it at (the

@@ -57,5 +57,6 @@ var canaryRound38 = map[string][]string{
 }
 
 func TestCanaryRound38(t *testing.T) {
+	t.Parallel()
 	checkCanaryRound(t, canaryRound38)
 }

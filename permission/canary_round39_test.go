@@ -50,6 +50,7 @@ var canaryRound39 = map[string][]string{
 }
 
 func TestCanaryRound39(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	if err := os.WriteFile(filepath.Join(template, "work", "notes.txt"), []byte("/bin/rm -f c\n"), 0o644); err != nil {
 		t.Fatal(err)

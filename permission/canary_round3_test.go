@@ -43,4 +43,7 @@ var canaryRound3 = map[string][]string{
 	},
 }
 
-func TestCanaryRound3(t *testing.T) { checkCanaryRound(t, canaryRound3) }
+func TestCanaryRound3(t *testing.T) {
+	t.Parallel()
+	checkCanaryRound(t, canaryRound3)
+}

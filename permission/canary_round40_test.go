@@ -84,6 +84,7 @@ var canaryRound40Ordinary = []string{
 var canaryRound40Tools = []string{"docker", "npm", "python3", "ionice", "dash"}
 
 func TestCanaryRound40(t *testing.T) {
+	t.Parallel()
 	round := installedLines(t, canaryRound40, canaryRound40Tools, func(line string) (string, string) {
 		if strings.Contains(line, "pip ") && exec.Command("python3", "-m", "pip", "--version").Run() != nil {
 			return line, "pip is not installed"
@@ -135,6 +136,7 @@ var canaryRound40ContainersOrdinary = []string{
 }
 
 func TestCanaryRound40Containers(t *testing.T) {
+	t.Parallel()
 	root := canaryFixture(t, canaryTemplate(t))
 	for _, line := range canaryRound40Containers {
 		refusedEverywhere(t, root, line)
@@ -174,6 +176,7 @@ var canaryRound40NpmOrdinary = []string{
 // TestCanaryRound40Npm runs canaryRound40Npm with the installed npm, in
 // a project with a package x in node_modules.
 func TestCanaryRound40Npm(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "runs npm for each line")
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)
@@ -217,6 +220,7 @@ var canaryRound40MakeOrdinary = []string{
 
 // TestCanaryRound40Make runs canaryRound40Make with the installed make.
 func TestCanaryRound40Make(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "make")
 	template := canaryTemplate(t)
 	work := filepath.Join(template, "work")
@@ -258,6 +262,7 @@ var canaryRound40NpmHome = map[string][]string{
 // npm: the fake home's .npmrc sets ignore-scripts and a global prefix in
 // the home directory, where a package x is installed.
 func TestCanaryRound40NpmHome(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "runs npm for each line")
 	tooltest.Need(t, tooltest.NodeJS, "npm")
 	template := canaryTemplate(t)

@@ -53,6 +53,7 @@ var canaryRound41 = map[string][]string{
 var canaryRound41Tools = []string{"npm", "flock"}
 
 func TestCanaryRound41(t *testing.T) {
+	t.Parallel()
 	round := installedLines(t, canaryRound41, canaryRound41Tools, func(line string) (string, string) { return line, "" })
 	template := canaryTemplate(t)
 	pkg := `{"name":"p","version":"1.0.0","scripts":{"test":"echo ok"}}` + "\n"

@@ -37,5 +37,6 @@ var canaryRound42 = map[string][]string{
 }
 
 func TestCanaryRound42(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound42)
 }

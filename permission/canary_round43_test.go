@@ -37,5 +37,6 @@ var canaryRound43 = map[string][]string{
 }
 
 func TestCanaryRound43(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound43)
 }

@@ -38,5 +38,6 @@ var canaryRound44 = map[string][]string{
 }
 
 func TestCanaryRound44(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound44)
 }

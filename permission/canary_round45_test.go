@@ -38,5 +38,6 @@ var canaryRound45 = map[string][]string{
 }
 
 func TestCanaryRound45(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound45)
 }

@@ -37,5 +37,6 @@ var canaryRound46 = map[string][]string{
 }
 
 func TestCanaryRound46(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound46)
 }

@@ -37,5 +37,6 @@ var canaryRound47 = map[string][]string{
 }
 
 func TestCanaryRound47(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound47)
 }

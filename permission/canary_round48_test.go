@@ -38,5 +38,6 @@ var canaryRound48 = map[string][]string{
 }
 
 func TestCanaryRound48(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound48)
 }

@@ -38,5 +38,6 @@ var canaryRound49 = map[string][]string{
 }
 
 func TestCanaryRound49(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound49)
 }

@@ -39,4 +39,7 @@ var canaryRound4 = map[string][]string{
 	},
 }
 
-func TestCanaryRound4(t *testing.T) { checkCanaryRound(t, canaryRound4) }
+func TestCanaryRound4(t *testing.T) {
+	t.Parallel()
+	checkCanaryRound(t, canaryRound4)
+}

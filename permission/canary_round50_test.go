@@ -37,5 +37,6 @@ var canaryRound50 = map[string][]string{
 }
 
 func TestCanaryRound50(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound50)
 }

@@ -37,5 +37,6 @@ var canaryRound51 = map[string][]string{
 }
 
 func TestCanaryRound51(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound51)
 }

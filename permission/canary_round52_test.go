@@ -38,5 +38,6 @@ var canaryRound52 = map[string][]string{
 }
 
 func TestCanaryRound52(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound52)
 }

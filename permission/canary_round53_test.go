@@ -37,5 +37,6 @@ var canaryRound53 = map[string][]string{
 }
 
 func TestCanaryRound53(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound53)
 }

@@ -37,5 +37,6 @@ var canaryRound54 = map[string][]string{
 }
 
 func TestCanaryRound54(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound54)
 }

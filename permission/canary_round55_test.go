@@ -37,5 +37,6 @@ var canaryRound55 = map[string][]string{
 }
 
 func TestCanaryRound55(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound55)
 }

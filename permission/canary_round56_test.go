@@ -38,5 +38,6 @@ var canaryRound56 = map[string][]string{
 }
 
 func TestCanaryRound56(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound56)
 }

@@ -38,5 +38,6 @@ var canaryRound57 = map[string][]string{
 }
 
 func TestCanaryRound57(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound57)
 }

@@ -37,5 +37,6 @@ var canaryRound58 = map[string][]string{
 }
 
 func TestCanaryRound58(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound58)
 }

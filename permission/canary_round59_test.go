@@ -37,5 +37,6 @@ var canaryRound59 = map[string][]string{
 }
 
 func TestCanaryRound59(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound59)
 }

@@ -37,4 +37,7 @@ var canaryRound5 = map[string][]string{
 	},
 }
 
-func TestCanaryRound5(t *testing.T) { checkCanaryRound(t, canaryRound5) }
+func TestCanaryRound5(t *testing.T) {
+	t.Parallel()
+	checkCanaryRound(t, canaryRound5)
+}

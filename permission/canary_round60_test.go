@@ -37,5 +37,6 @@ var canaryRound60 = map[string][]string{
 }
 
 func TestCanaryRound60(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound60)
 }

@@ -37,5 +37,6 @@ var canaryRound61 = map[string][]string{
 }
 
 func TestCanaryRound61(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound61)
 }

@@ -37,5 +37,6 @@ var canaryRound62 = map[string][]string{
 }
 
 func TestCanaryRound62(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound62)
 }

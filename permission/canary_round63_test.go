@@ -37,5 +37,6 @@ var canaryRound63 = map[string][]string{
 }
 
 func TestCanaryRound63(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound63)
 }

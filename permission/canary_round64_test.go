@@ -37,5 +37,6 @@ var canaryRound64 = map[string][]string{
 }
 
 func TestCanaryRound64(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound64)
 }

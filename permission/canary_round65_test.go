@@ -37,5 +37,6 @@ var canaryRound65 = map[string][]string{
 }
 
 func TestCanaryRound65(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound65)
 }

@@ -36,5 +36,6 @@ var canaryRound66 = map[string][]string{
 }
 
 func TestCanaryRound66(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound66)
 }

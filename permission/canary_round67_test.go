@@ -41,5 +41,6 @@ var canaryRound67 = map[string][]string{
 }
 
 func TestCanaryRound67(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound67)
 }

@@ -37,5 +37,6 @@ var canaryRound68 = map[string][]string{
 }
 
 func TestCanaryRound68(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound68)
 }

@@ -37,5 +37,6 @@ var canaryRound69 = map[string][]string{
 }
 
 func TestCanaryRound69(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound69)
 }

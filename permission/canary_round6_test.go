@@ -36,4 +36,7 @@ var canaryRound6 = map[string][]string{
 	},
 }
 
-func TestCanaryRound6(t *testing.T) { checkCanaryRound(t, canaryRound6) }
+func TestCanaryRound6(t *testing.T) {
+	t.Parallel()
+	checkCanaryRound(t, canaryRound6)
+}

@@ -43,5 +43,6 @@ var canaryRound70 = map[string][]string{
 }
 
 func TestCanaryRound70(t *testing.T) {
+	t.Parallel()
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound70)
 }

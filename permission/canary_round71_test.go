@@ -42,6 +42,7 @@ var canaryRound71 = map[string][]string{
 }
 
 func TestCanaryRound71(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "make", "ninja", "pandoc", "ld", "pytest")
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound71)
 }

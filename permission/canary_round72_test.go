@@ -44,6 +44,7 @@ var canaryRound72 = map[string][]string{
 }
 
 func TestCanaryRound72(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "make", "ninja", "pandoc", "ld", "pytest")
 	checkCanaryRoundIn(t, canaryTemplate(t), canaryRound72)
 }

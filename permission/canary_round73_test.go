@@ -69,6 +69,7 @@ var canaryRound73Ordinary = []string{
 }
 
 func TestCanaryRound73(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gs", "make", "make-first-existing-target", "as", "llvm-mc",
 		"llvm-rtdyld", "nm", "x86_64-linux-gnu-ld", "x86_64-linux-gnu-nm", "x86_64-linux-gnu-ld.gold")
 	if runtime.GOARCH != "amd64" {
@@ -111,6 +112,7 @@ var canaryRound73Outlives = []string{
 // line ends (or after half a second), and checks that a process of the
 // line still ran after that and that no scenario allowed the line.
 func TestCanaryRound73Outlives(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "setsid")
 	template := canaryTemplate(t)
 	for i, line := range canaryRound73Outlives {

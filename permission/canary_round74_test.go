@@ -57,6 +57,7 @@ var canaryRound74 = map[string][]string{
 const rv74Stylesheet = `printf '<x:stylesheet version="1.0" xmlns:x="http://www.w3.org/1999/XSL/Transform" xmlns:e="http://exslt.org/common" extension-element-prefixes="e"><x:template match="/"><e:document href="c" method="text">pwned</e:document></x:template></x:stylesheet>' > s.xsl`
 
 func TestCanaryRound74(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gs", "xsltproc", "xmlstarlet", "ppmtompeg")
 	template := canaryTemplate(t)
 	checkCanaryRoundIn(t, template, canaryRound74)

@@ -58,6 +58,7 @@ var canaryRound75Ordinary = []string{
 }
 
 func TestCanaryRound75(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gs", "epstool", "pstoedit", "enscript", "a2ps", "gzip")
 	template := canaryTemplate(t)
 	checkCanaryRoundIn(t, template, canaryRound75)

@@ -29,6 +29,7 @@ var canaryRound76 = map[string][]string{
 const rv76PackageJSON = `{"name":"p","version":"1.0.0","scripts":{"test":"node -e 0","build":"node -e 0"}}`
 
 func TestCanaryRound76(t *testing.T) {
+	t.Parallel()
 	// npm also writes its cache and logs in the home, which the
 	// snapshot sees too; each line was seen to empty the canary in real
 	// bash as well.
@@ -56,6 +57,7 @@ var canaryRound76Pnpm = map[string][]string{
 }
 
 func TestCanaryRound76Pnpm(t *testing.T) {
+	t.Parallel()
 	template := packageTemplate(t, "pnpm")
 	checkCanaryRoundIn(t, template, canaryRound76Pnpm)
 	checkOrdinary(t, template, []string{`pnpm test`, `pnpm run build`, `pnpm install --frozen-lockfile`}, nil)

@@ -23,6 +23,7 @@ var canaryRound77 = map[string][]string{
 }
 
 func TestCanaryRound77(t *testing.T) {
+	t.Parallel()
 	template := packageTemplate(t, "npm")
 	checkCanaryRoundIn(t, template, canaryRound77)
 	checkOrdinary(t, template, []string{`npm test --silent`, `npm test -- ---x`, `npm run build --if-present`}, nil)
@@ -36,6 +37,7 @@ var canaryRound77Pnpm = map[string][]string{
 }
 
 func TestCanaryRound77Pnpm(t *testing.T) {
+	t.Parallel()
 	template := packageTemplate(t, "pnpm")
 	checkCanaryRoundIn(t, template, canaryRound77Pnpm)
 }

@@ -44,6 +44,7 @@ var canaryRound78 = map[string][]string{
 }
 
 func TestCanaryRound78(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine", "/usr/sbin/logsave")
 	template := checkCanaryRound(t, canaryRound78)
 	// A copy of a file that is no executable stays a data file for a

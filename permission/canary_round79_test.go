@@ -43,6 +43,7 @@ var canaryRound79Bun = map[string][]string{
 }
 
 func TestCanaryRound79Bun(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "bun")
 	template := packageTemplate(t, "bun")
 	checkCanaryRoundIn(t, template, canaryRound79Bun)
@@ -67,6 +68,7 @@ var canaryRound79Cd = map[string][]string{
 }
 
 func TestCanaryRound79Cd(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound79Cd)
 	checkOrdinary(t, template, []string{`cd -P sub && echo hi > out.txt`, `cd sub/.. && echo hi > out.txt`,
 		`cd -P . && ls`, `cd link2/.. && echo hi > out.txt`}, nil)
@@ -90,6 +92,7 @@ var canaryRound79Gyp = map[string][]string{
 }
 
 func TestCanaryRound79Gyp(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "runs pnpm and node-gyp")
 	tooltest.Need(t, tooltest.NodeJS, "pnpm")
 	template := packageTemplate(t, "npm")
@@ -145,6 +148,7 @@ var canaryRound79Kustomize = map[string][]string{
 }
 
 func TestCanaryRound79Kustomize(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "kubectl")
 	template := canaryTemplate(t)
 	kz := "helmCharts:\n- name: x\n  version: 1.0.0\n  repo: https://example.invalid\n"
@@ -174,6 +178,7 @@ var canaryRound79Dlx = map[string][]string{
 }
 
 func TestCanaryRound79Dlx(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "runs pnpm dlx")
 	tooltest.Need(t, tooltest.NodeJS, "pnpm", "npm")
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
@@ -201,6 +206,7 @@ var canaryRound79Ctags = map[string][]string{
 }
 
 func TestCanaryRound79Ctags(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "ctags")
 	template := canaryTemplate(t)
 	for name, body := range map[string]string{
@@ -244,6 +250,7 @@ var canaryRound79A2ps = map[string][]string{
 }
 
 func TestCanaryRound79A2ps(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "a2ps", "file")
 	template := canaryTemplate(t)
 	if err := os.WriteFile(filepath.Join(template, "work", ".a2psrc"), []byte("# the project's a2ps settings\nFileCommand: rm -f c; file\n"), 0o644); err != nil {

@@ -36,4 +36,7 @@ var canaryRound7 = map[string][]string{
 	},
 }
 
-func TestCanaryRound7(t *testing.T) { checkCanaryRound(t, canaryRound7) }
+func TestCanaryRound7(t *testing.T) {
+	t.Parallel()
+	checkCanaryRound(t, canaryRound7)
+}

@@ -39,6 +39,7 @@ var canaryRound80Cd = map[string][]string{
 }
 
 func TestCanaryRound80Cd(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryRound80Cd)
 	checkOrdinary(t, template, []string{`bash -c 'cd sub && echo hi > out.txt'`, `bash -e -c 'cd sub/.. && ls'`,
 		`bash -P -c 'cd sub && echo hi > out.txt'`, `bash -o pipefail -c 'cd sub/.. && ls'`}, nil)
@@ -58,6 +59,7 @@ var canaryRound80Ctags = map[string][]string{
 }
 
 func TestCanaryRound80Ctags(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "ctags")
 	template := canaryTemplate(t)
 	for name, body := range map[string]string{
@@ -105,6 +107,7 @@ var canaryRound80BunEval = map[string][]string{
 }
 
 func TestCanaryRound80BunEval(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "bun")
 	template := packageTemplate(t, "bun")
 	checkCanaryRoundIn(t, template, canaryRound80BunEval)
@@ -133,6 +136,7 @@ var canaryRound80Printer = map[string][]string{
 }
 
 func TestCanaryRound80Printer(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "a2ps", "file", "enscript")
 	template := checkCanaryRound(t, canaryRound80Printer)
 	checkOrdinary(t, template, []string{`a2ps -q README -o out.ps`, `a2ps -2 -q -o o.ps README`,
@@ -156,6 +160,7 @@ var canaryRound80A2psNames = map[string][]string{
 }
 
 func TestCanaryRound80A2psNames(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "a2ps", "file", "gzip", "groff")
 	template := canaryTemplate(t)
 	wd := filepath.Join(template, "work")

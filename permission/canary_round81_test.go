@@ -97,6 +97,7 @@ var canaryRound81 = map[string][]string{
 }
 
 func TestCanaryRound81(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
 	template := checkCanaryRound(t, canaryRound81)
 	// The prefixes' options stay ordinary where no file the line made

@@ -60,6 +60,7 @@ var canaryRound82 = map[string][]string{
 }
 
 func TestCanaryRound82(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
 	template := checkCanaryRound(t, canaryRound82)
 	// A loop over the workdir's files in a string is judged as the same

@@ -51,6 +51,7 @@ var canaryRound83 = map[string][]string{
 }
 
 func TestCanaryRound83(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine", "go")
 	template := canaryTemplate(t)
 	goEnv := filepath.Join(template, "home", ".config", "go", "env")

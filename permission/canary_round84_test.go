@@ -119,6 +119,7 @@ func runRound84(t *testing.T, line string, env ...string) string {
 // run and asks under the secret-read rule, and that the ordinary lines
 // print no key and stay allowed.
 func TestCanaryRound84(t *testing.T) {
+	t.Parallel()
 	checkSecretRound(t, canaryRound84, canaryRound84Ordinary, false)
 }
 

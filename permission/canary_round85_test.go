@@ -71,6 +71,7 @@ var canaryRound85 = map[string][]string{
 }
 
 func TestCanaryRound85(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
 	template := checkCanaryRound(t, canaryRound85)
 	// Strings that cd within the workdir, feed a command that is no
@@ -99,6 +100,7 @@ func TestCanaryRound85(t *testing.T) {
 // go build cmd/pack && "$PWD"/pack c c wrote an archive over the canary
 // in bash under bwrap; both were allowed.
 func TestRound85GoBuildSpellings(t *testing.T) {
+	t.Parallel()
 	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: t.TempDir(), HomeDir: t.TempDir()})
 	for _, line := range []string{
 		`go -C sub build cmd/pack && hyperfine -N -r1 'sub/pack c c'`,

@@ -127,6 +127,7 @@ var canaryRound86Ordinary = []string{
 // run and asks under the secret-read rule, and that the ordinary lines
 // print no key and stay allowed.
 func TestCanaryRound86(t *testing.T) {
+	t.Parallel()
 	checkSecretRound(t, canaryRound86, canaryRound86Ordinary, false)
 }
 
@@ -145,6 +146,7 @@ func round86SetUp(t *testing.T, home, wd, setup string) {
 // reads the key when run after its setup and asks, and the ordinary
 // ctags line next to them (a directory with no link) stays allowed.
 func TestCanaryRound86Setup(t *testing.T) {
+	t.Parallel()
 	for _, c := range canaryRound86Setup {
 		home, wd := round84Fixture(t)
 		round86SetUp(t, home, wd, c.setup)

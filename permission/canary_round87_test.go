@@ -43,5 +43,6 @@ var canaryRound87Ordinary = []string{
 }
 
 func TestCanaryRound87(t *testing.T) {
+	t.Parallel()
 	checkSecretRound(t, canaryRound87, canaryRound87Ordinary, true)
 }

@@ -67,6 +67,7 @@ var canaryRound88Copied = map[string][]string{
 }
 
 func TestCanaryRound88(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
 	template := checkCanaryRound(t, canaryRound88)
 	checkCanaryRoundIn(t, template, canaryRound88Copied)
@@ -95,6 +96,7 @@ func TestCanaryRound88(t *testing.T) {
 // the gate allowed it and command kub${x}ectl config view --raw: the
 // string was not read as one, its first word naming no known program.
 func TestRound88CredentialPrintersWithExpansions(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "token: x\n", filepath.Join(home, ".kube", "config"), filepath.Join(home, ".config", "gh", "hosts.yml"))

@@ -58,6 +58,7 @@ var canaryRound89Ordinary = []string{
 }
 
 func TestCanaryRound89(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc", "g++")
 	template := canaryTemplate(t)
 	shadow := "#include_next <stdio.h>\n" + round89Constructor
@@ -113,6 +114,7 @@ func round89Sleeper(t *testing.T, dir string) string {
 }
 
 func TestCanaryRound89OtherProcessCwd(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "sleep", "tee", "truncate")
 	template := canaryTemplate(t)
 	for i, line := range canaryRound89OtherCwd {
@@ -145,6 +147,7 @@ func TestCanaryRound89OtherProcessCwd(t *testing.T) {
 // home) asks under the secret-read rule: the gate took it for the
 // command's directory and allowed the read; real bash printed the key.
 func TestRound89OtherProcessCwdSecretRead(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	pid := round89Sleeper(t, home)
 	decide := secretDecider(t, home, wd)

@@ -35,4 +35,7 @@ var canaryRound8 = map[string][]string{
 	},
 }
 
-func TestCanaryRound8(t *testing.T) { checkCanaryRound(t, canaryRound8) }
+func TestCanaryRound8(t *testing.T) {
+	t.Parallel()
+	checkCanaryRound(t, canaryRound8)
+}

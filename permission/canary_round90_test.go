@@ -76,6 +76,7 @@ var canaryRound90Ordinary = []string{
 
 // TestCanaryRound90 checks round 90's lines on round 84's fixture.
 func TestCanaryRound90(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "ugrep", "ack")
 	checkSecretRound(t, canaryRound90, canaryRound90Ordinary, false)
 }
@@ -85,6 +86,7 @@ func TestCanaryRound90(t *testing.T) {
 // printing the variable does not: the read, or the names echo hands to
 // a reader.
 func TestRound90VariableOfLocationRead(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, line := range []string{
@@ -120,6 +122,7 @@ current-context: x
 // header), in real bash; each
 // asks under the secret-read rule, and their neighbours stay allowed.
 func TestCanaryRound90HomePrinters(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "curl", "wget", "base64", "kubectl")
 	// The server asks for a login, as wget waits for one to send it.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -43,6 +43,7 @@ var canaryRound91Outlive = map[string][2]string{
 // one call after the other, then waits past the job's sleep: nothing
 // protected may have changed.
 func TestCanaryRound91JobsDieWithTheirLine(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "timeout")
 	checkCallPairs(t, canaryRound91Outlive, false)
 }
@@ -67,6 +68,7 @@ var canaryRound91Background = map[string][2]string{
 // when allowed, the real bash tool with a background registry, then waits
 // past the job's sleep: nothing protected may have changed.
 func TestCanaryRound91BackgroundCalls(t *testing.T) {
+	t.Parallel()
 	checkCallPairs(t, canaryRound91Background, true)
 }
 
@@ -143,6 +145,7 @@ var canaryRound91BackgroundOrdinary = []string{
 }
 
 func TestCanaryRound91BackgroundOrdinary(t *testing.T) {
+	t.Parallel()
 	checkBackgroundAllowed(t, canaryRound91BackgroundOrdinary)
 }
 
@@ -179,6 +182,7 @@ var canaryRound91Concurrent = map[string][2]string{
 // gate's Wrap of the real bash tool (allow-bash scenario), as the engine
 // runs a turn's calls: nothing protected may change.
 func TestCanaryRound91ConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	for name, pair := range canaryRound91Concurrent {
@@ -234,6 +238,7 @@ func (o *overlapTool) Call(ctx context.Context, _ *tool.Call, _ json.RawMessage)
 // A subagent's gate (Child) takes its bash turn from the same token as
 // its parent's: their calls run at once too.
 func TestCanaryRound91ChildSharesTheBashTurn(t *testing.T) {
+	t.Parallel()
 	root := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: t.TempDir(), HomeDir: t.TempDir()})
 	gates := []*permission.Gate{root, root.Child(nil), root.Child(allowAll)}
 	var o overlapTool

@@ -18,6 +18,7 @@ import (
 // (hyperfine 1.15, its sh dash) printed the home's ~/.ssh/id_ed25519 for
 // each line below, and "allow bash" allowed each before (round 92).
 func TestRound92StringGlobAfterCd(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "PRIVATE\n", filepath.Join(home, ".ssh", "id_ed25519"))
@@ -54,6 +55,7 @@ func TestRound92StringGlobAfterCd(t *testing.T) {
 // "allow bash" allowed each (the line's cd was followed, but no path was
 // read where it went) (round 92).
 func TestRound92RecursiveGrepOfCwd(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "PRIVATE\n", filepath.Join(home, ".ssh", "id_ed25519"))
@@ -89,6 +91,7 @@ func TestRound92RecursiveGrepOfCwd(t *testing.T) {
 // whose accesses, the printer's read of its credential file among them,
 // were dropped (round 92).
 func TestRound92WrappedCredentialPrinterInString(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "token: x\n", filepath.Join(home, ".kube", "config"), filepath.Join(home, ".config", "gh", "hosts.yml"))
@@ -131,6 +134,7 @@ var canaryRound92 = map[string][]string{
 }
 
 func TestCanaryRound92(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine", "xxd")
 	template := checkCanaryRound(t, canaryRound92)
 	checkOrdinary(t, template, []string{
@@ -139,6 +143,7 @@ func TestCanaryRound92(t *testing.T) {
 }
 
 func TestCanaryRound92StringWordIsAlsoAPath(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "hyperfine")
 	template := canaryTemplate(t)
 	for _, line := range []string{
@@ -178,6 +183,7 @@ func TestCanaryRound92StringWordIsAlsoAPath(t *testing.T) {
 // bwrap (hyperfine 1.15) printed ~/.ssh/id_ed25519 for each line, each
 // allowed before (round 92).
 func TestRound92StringReadsFromItsOwnDirs(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "PRIVATE\n", filepath.Join(home, ".ssh", "id_ed25519"))
@@ -209,6 +215,7 @@ func TestRound92StringReadsFromItsOwnDirs(t *testing.T) {
 // Authorization header (u:SECRETPW) to a local server for each, and the
 // gate allowed each, knowing only the whole option (round 92).
 func TestRound92CurlNetrcAbbreviated(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "machine 127.0.0.1 login u password SECRETPW\n", filepath.Join(home, ".netrc"))
@@ -228,6 +235,7 @@ func TestRound92CurlNetrcAbbreviated(t *testing.T) {
 // each, the tail "." naming no credential (round 92; before gatesec68
 // and gatestr68 too).
 func TestRound92TreeReadInUnknownDir(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "PRIVATE\n", filepath.Join(home, ".ssh", "id_ed25519"))

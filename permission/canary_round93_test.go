@@ -41,6 +41,7 @@ var canaryRound93 = map[string][]string{
 }
 
 func TestCanaryRound93(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc", "g++", "make")
 	template := canaryTemplate(t)
 	shadow := "#include_next <stdio.h>\n" + round89Constructor
@@ -74,6 +75,7 @@ var canaryRound93OtherProcess = []string{
 }
 
 func TestCanaryRound93OtherProcess(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "sleep", "sh")
 	template := canaryTemplate(t)
 	for i, line := range canaryRound93OtherProcess {
@@ -132,6 +134,7 @@ var canaryRound93Background = map[string][2]string{
 }
 
 func TestCanaryRound93BackgroundCalls(t *testing.T) {
+	t.Parallel()
 	checkCallPairs(t, canaryRound93Background, true)
 }
 
@@ -144,5 +147,6 @@ var canaryRound93BackgroundOrdinary = []string{
 }
 
 func TestCanaryRound93BackgroundOrdinary(t *testing.T) {
+	t.Parallel()
 	checkBackgroundAllowed(t, canaryRound93BackgroundOrdinary)
 }

@@ -61,6 +61,7 @@ func round94Env() []string {
 // environment prints it in real bash and asks (the secret-read rule, or
 // the analysis for the six the analysis could not follow before), and that the ordinary lines print none and stay allowed.
 func TestCanaryRound94(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine", "jq")
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
@@ -89,6 +90,7 @@ func TestCanaryRound94(t *testing.T) {
 // line printed the key in real bash, and with the relocation removed
 // (scopeCwds) each was allowed.
 func TestCanaryRound94StringCd(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	checkSecretRound(t, map[string][]string{"a command string's cd": {
 		`hyperfine -r1 --show-output 'cd sub; cat ../../home/.ssh/id_ed25519'`,

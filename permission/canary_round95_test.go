@@ -39,6 +39,7 @@ var canaryRound95 = map[string][]string{
 }
 
 func TestCanaryRound95(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine", "make", "ninja", "pytest")
 	template := checkCanaryRound(t, canaryRound95)
 	// Strings that cd and run the project's own commands stay ordinary.

@@ -86,6 +86,7 @@ var canaryRound96Ordinary = []string{
 }
 
 func TestCanaryRound96(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git", "gcc", "cmake")
 	template := round96Template(t)
 	checkCanaryRoundIn(t, template, canaryRound96)

@@ -75,6 +75,7 @@ func round97Fixture(t *testing.T) (home, wd string) {
 // MY_STORE holds a secret, and that the ordinary lines print none and
 // stay allowed.
 func TestCanaryRound97(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "pip", "pip3", "python3", "pnpm", "s3cmd", "ack")
 	home, wd := round97Fixture(t)
 	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
@@ -127,6 +128,7 @@ func runRound97(t *testing.T, line string) string {
 // "WithDecryption": true in the request of get-parameter --w; and that
 // the negation and its abbreviation stay allowed.
 func TestRound97AbbreviatedPrinters(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "[default]\n", filepath.Join(home, ".aws", "credentials"))
@@ -158,6 +160,7 @@ func TestRound97AbbreviatedPrinters(t *testing.T) {
 // only prints no credential of round94Env in real bash and is allowed;
 // their neighbours that print a value, or keep it in a file, do and ask.
 func TestCanaryRound97EnvCounts(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, line := range []string{
@@ -188,6 +191,7 @@ func TestCanaryRound97EnvCounts(t *testing.T) {
 // asks as ~/.config/pip/pip.conf does: cat of it, by path or by the
 // variable, printed the key in real bash.
 func TestCanaryRound97PipConfigFile(t *testing.T) {
+	t.Parallel()
 	home, wd := round97Fixture(t)
 	conf := filepath.Join(t.TempDir(), "pip.ini")
 	writeSecretFiles(t, "[global]\nindex-url = https://u:"+round84Key+"@pypi.invalid/simple\n", conf)

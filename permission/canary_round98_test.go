@@ -65,6 +65,7 @@ var canaryRound98EmbeddedOrdinary = []string{
 // the key inside a printed word prints it in real bash and asks under
 // the secret-read rule, and that the ordinary lines stay allowed.
 func TestCanaryRound98Embedded(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "groff", "xargs", "column", "pr")
 	checkSecretRound(t, canaryRound98Embedded, canaryRound98EmbeddedOrdinary, false)
 }
@@ -106,6 +107,7 @@ var canaryRound98GitProjectConfig = map[string]string{
 // and that git mv within the project, git apply --check and --stat, and
 // the everyday git lines stay allowed.
 func TestCanaryRound98GitProjectConfig(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	for line, made := range canaryRound98GitProjectConfig {
@@ -154,6 +156,7 @@ var canaryRound98DataHome = []string{
 // the secret-read rule, and that reading the project's other files and
 // listing the data home stay allowed.
 func TestCanaryRound98DataHomeInWorkdir(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "tar", "grep")
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
@@ -212,6 +215,7 @@ func TestCanaryRound98DataHomeInWorkdir(t *testing.T) {
 // other files, and glob and list_dir (names only), stay allowed, and so
 // does grep of the workspace in a project that holds no home.
 func TestCanaryRound98FileToolsInHome(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	tools, err := builtin.FileTools(builtin.FileOptions{Workdir: home})
 	if err != nil {

@@ -56,6 +56,7 @@ var canaryRound99Ordinary = []string{
 // TestCanaryRound99 checks each line printed the token in real bash and
 // asks, and that the ordinary lines print none and stay allowed.
 func TestCanaryRound99(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "hyperfine")
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
@@ -84,6 +85,7 @@ func TestCanaryRound99(t *testing.T) {
 // puts a cargo-watch that runs its -s string as cargo-watch does on PATH
 // and runs the line through the real cargo.
 func TestRound99CargoExternalSubcommand(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "cargo")
 	cargo, err := exec.LookPath("cargo")
 	if err != nil {

@@ -36,4 +36,7 @@ var canaryRound9 = map[string][]string{
 	},
 }
 
-func TestCanaryRound9(t *testing.T) { checkCanaryRound(t, canaryRound9) }
+func TestCanaryRound9(t *testing.T) {
+	t.Parallel()
+	checkCanaryRound(t, canaryRound9)
+}

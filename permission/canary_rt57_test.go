@@ -42,6 +42,7 @@ var canaryRT57Rustup = []string{
 // part that guards users, is checked everywhere; only the proof that the
 // lines do damage needs rustup.
 func TestCanaryRT57Rustup(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	noProxy := ""
 	prog, err := exec.LookPath("rustup")
@@ -90,6 +91,7 @@ var canaryRT57Checkers = []struct {
 // fresh fixture: it must change the home when run, and be refused by
 // both scenarios.
 func TestCanaryRT57Checkers(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for _, c := range canaryRT57Checkers {
 		if _, err := exec.LookPath(c.program); err != nil {
@@ -116,6 +118,7 @@ var canaryRT57Worktrees = []string{
 // fresh fixture, with a change in it, then runs each line there: it must
 // change the home when run, and be refused by both scenarios.
 func TestCanaryRT57Worktrees(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for _, line := range canaryRT57Worktrees {
 		root := canaryFixture(t, template)
@@ -155,6 +158,7 @@ var canaryRT57Openssl = []string{
 // csr.cnf: it must change the home when run, and be refused by both
 // scenarios.
 func TestCanaryRT57Openssl(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "openssl")
 	template := canaryTemplate(t)
 	for _, line := range canaryRT57Openssl {
@@ -180,6 +184,7 @@ var canaryRT57Cargo = []string{
 // the fixture: it must change the home when run, and be refused by both
 // scenarios.
 func TestCanaryRT57Cargo(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "cargo")
 	prog, err := exec.LookPath("cargo")
 	if err != nil {
@@ -234,6 +239,7 @@ var canaryRT57HooksPath = []string{
 // each line in a fresh fixture: it must change the home when run, and be
 // refused by both scenarios.
 func TestCanaryRT57HooksPath(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for _, global := range []bool{false, true} {
 		scope := "--local"
@@ -275,6 +281,7 @@ func TestCanaryRT57HooksPath(t *testing.T) {
 // deletes ~/.bashrc. The included file is the repository's configuration
 // as much as .git/config. "allow bash" allowed it before.
 func TestCanaryRT57GitInclude(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	line := `printf '[core]\n\tfsmonitor = ./fsm.sh\n' > shared.gitconfig; printf '#!/bin/sh\nrm -f ~/.bashrc\n' > fsm.sh; chmod +x fsm.sh; git status`
 	root := canaryFixture(t, template)

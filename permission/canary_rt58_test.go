@@ -37,6 +37,7 @@ var canaryRT58Links = []struct {
 // python first on PATH: the line must change the target when run, and be
 // refused by both scenarios.
 func TestCanaryRT58LinkMakers(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for i, c := range canaryRT58Links {
 		if rt58Look(c.program) == "" {
@@ -135,6 +136,7 @@ var canaryRT58GoTool = []string{
 // caches outside the home: it must delete the home's .bashrc, and be
 // refused by both scenarios.
 func TestCanaryRT58GoTool(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "builds with the go toolchain for each line")
 	prog, err := exec.LookPath("go")
 	if err != nil {
@@ -177,6 +179,7 @@ var canaryRT58WorkdirCode = []struct{ program, line string }{
 // a fresh fixture: it must change the home's .bashrc when run, and be
 // refused by both scenarios.
 func TestCanaryRT58WorkdirCode(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for _, c := range canaryRT58WorkdirCode {
 		if rt58Look(c.program) == "" {
@@ -196,6 +199,7 @@ func TestCanaryRT58WorkdirCode(t *testing.T) {
 // deletes ~/.bashrc against the test database: the line must do so, and
 // be refused by both scenarios.
 func TestCanaryRT58PgbenchShell(t *testing.T) {
+	t.Parallel()
 	rt58Need(t, "pgbench")
 	url := pgtest.URL(t)
 	if strings.Contains(url, "'") {
@@ -228,6 +232,7 @@ func checkRT58Bashrc(t *testing.T, root, line string, env ...string) {
 // do so, and be refused by both scenarios. "allow bash" allowed it
 // before.
 func TestCanaryRT58ModuleMapper(t *testing.T) {
+	t.Parallel()
 	rt58Need(t, "g++")
 	root := canaryFixture(t, canaryTemplate(t))
 	// The module is the project's: a line that writes the source it

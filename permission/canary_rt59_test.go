@@ -35,6 +35,7 @@ var canaryRT59Settings = []struct {
 // fresh fixture: it must change the home when run, and be refused by both
 // scenarios.
 func TestCanaryRT59Settings(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for _, c := range canaryRT59Settings {
 		if _, err := exec.LookPath(c.program); err != nil {

@@ -38,6 +38,7 @@ var canaryRT60 = []struct {
 // fixture: it must change the home when run, and be refused by both
 // scenarios.
 func TestCanaryRT60(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for _, c := range canaryRT60 {
 		prog, dir := "", ""

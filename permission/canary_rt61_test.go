@@ -87,6 +87,7 @@ var canaryRT61 = []struct {
 // fixture holding its project files: it must change the home when run,
 // and be refused by both scenarios.
 func TestCanaryRT61(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	for i, c := range canaryRT61 {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {

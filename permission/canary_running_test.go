@@ -142,6 +142,7 @@ var fakeRunningTools = []string{"loginctl", "atrm", "journalctl", "sysctl", "dat
 	"powershell.exe", "pg_ctl", "pg_ctlcluster", "redis-cli", "pm2", "supervisorctl", "nginx", "rc-service"}
 
 func TestCanaryRunningState(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	bin := fakeHomeBin(t, fakeRunningTools...)
 	for class, lines := range canaryRunningState {
@@ -159,6 +160,7 @@ func TestCanaryRunningState(t *testing.T) {
 }
 
 func TestCanaryRunningProcesses(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "sleep", "pkill", "killall", "skill", "fuser", "renice")
 	template := canaryTemplate(t)
 	for _, line := range canaryRunningProcs {

@@ -27,6 +27,7 @@ var sedReplaceOrdinary = []string{
 // TestCanarySedReplace checks that each line prints the key in real bash
 // and asks, and that the ordinary lines stay allowed.
 func TestCanarySedReplace(t *testing.T) {
+	t.Parallel()
 	home, wd := unlinkedFixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, line := range canarySedReplace {

@@ -58,6 +58,7 @@ var canaryShellVarOrdinary = []string{
 }
 
 func TestCanaryShellVar(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryShellVar)
 	checkOrdinary(t, template, canaryShellVarOrdinary, nil)
 }

@@ -19,6 +19,7 @@ import (
 // however slow the machine is. canaryAttack reports the canary removed,
 // and a victim signalled or reniced late counts as harmed.
 func TestCanaryHelpersSeeSlowDamage(t *testing.T) {
+	t.Parallel()
 	tooltest.Long(t, "waits for damage that comes seconds late, line after line")
 	template := canaryTemplate(t)
 	for _, line := range []string{

@@ -69,6 +69,7 @@ var canarySubstitutionOrdinary = []string{
 }
 
 func TestCanaryCommandSubstitution(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canarySubstitution)
 	checkOrdinary(t, template, canarySubstitutionOrdinary, nil)
 }

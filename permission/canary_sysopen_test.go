@@ -58,6 +58,7 @@ var canarySysopenOrdinary = []string{
 }
 
 func TestCanarySysopen(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	bin := fakeHomeBin(t, "criu", "cgcreate", "coredumpctl", "passwd", "apachectl", "pm2", "forever", "setcap", "ss",
 		"coreutils", "etcdctl", "wpctl", "bluetoothctl", "iscsiadm", "rt51tool")

@@ -776,6 +776,7 @@ func canaryAttack(t *testing.T, template, line string) (allowedBy []string, chan
 // refused by both. It also checks that ordinary lines are still allowed,
 // and that the attacks are real: most of them do their damage when run.
 func TestCanaryNoAllowedLineTouchesTheCanary(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	template := canaryTemplate(t)
 	var mu sync.Mutex

@@ -27,6 +27,7 @@ var canaryWildcardInjection = map[string][]string{
 // holds --checkpoint=1, --checkpoint-action=exec=sh y (y removes the
 // canary) and -delete, as a cloned repository may.
 func TestCanaryWildcardInjection(t *testing.T) {
+	t.Parallel()
 	template := canaryTemplate(t)
 	work := filepath.Join(template, "work")
 	for name, body := range map[string]string{

@@ -61,6 +61,7 @@ var canaryXargsOrdinary = []string{
 }
 
 func TestCanaryXargs(t *testing.T) {
+	t.Parallel()
 	template := checkCanaryRound(t, canaryXargs)
 	checkOrdinary(t, template, canaryXargsOrdinary, nil)
 }

@@ -11,6 +11,7 @@ import (
 // held a main) and was allowed; so do header directories there (round
 // 89). Search directories in the project or the system's stay allowed.
 func TestCompilerSearchDirsOutsideTheProjectAsk(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "int helper(void){return 1;}\n", filepath.Join(wd, "x.c"))

@@ -7,6 +7,7 @@ import (
 )
 
 func TestGlobMatchesLikePicomatchWithDotFiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		glob string
 		in   string
@@ -66,6 +67,7 @@ func TestGlobMatchesLikePicomatchWithDotFiles(t *testing.T) {
 // the reference's globs have and these do not: read literally, a deny rule
 // such as "**/*.@(pem|key)" would match nothing.
 func TestGlobRejectsNegationAndBadClasses(t *testing.T) {
+	t.Parallel()
 	for _, g := range []string{"!secret", "[z-a]", strings.Repeat("a", maxPatternLen+1), strings.Repeat("{a,b}", 10),
 		"**/*.@(pem|key)", "secret.(txt|md)", "*.+(a)", "x*(y)", "a|b", "a)"} {
 		if _, err := compileGlob(g); err == nil {
@@ -75,6 +77,7 @@ func TestGlobRejectsNegationAndBadClasses(t *testing.T) {
 }
 
 func TestToolGlobsRejectForeignSyntax(t *testing.T) {
+	t.Parallel()
 	for _, g := range []string{"Bash(git:*)", "bash git", "read_file:*"} {
 		if err := checkToolGlob(g); err == nil {
 			t.Errorf("checkToolGlob(%q) = nil, want an error", g)
@@ -94,6 +97,7 @@ type field struct {
 }
 
 func TestConditionsMatchAsDocumented(t *testing.T) {
+	t.Parallel()
 	missing := field{missing: true}
 	v := func(s string) field { return field{json: s} }
 	tests := []struct {
@@ -162,6 +166,7 @@ func TestConditionsMatchAsDocumented(t *testing.T) {
 }
 
 func TestInvalidConditionsFailToCompile(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		c    Condition
@@ -184,6 +189,7 @@ func TestInvalidConditionsFailToCompile(t *testing.T) {
 }
 
 func TestRegexErrorsDoNotQuoteThePattern(t *testing.T) {
+	t.Parallel()
 	_, err := compileCondition(Regex("(sk-supersecretvalue"), nil, false, false)
 	if err == nil || strings.Contains(err.Error(), "supersecret") {
 		t.Fatalf("error = %v, want one without the pattern", err)
@@ -191,6 +197,7 @@ func TestRegexErrorsDoNotQuoteThePattern(t *testing.T) {
 }
 
 func TestDotPathsReachNestedFieldsAndArrayElements(t *testing.T) {
+	t.Parallel()
 	in, _ := decodeValue([]byte(`{"a":{"b":[{"c":"x"}]},"n":[1,2]}`))
 	tests := []struct {
 		path string
@@ -216,6 +223,7 @@ func TestDotPathsReachNestedFieldsAndArrayElements(t *testing.T) {
 // TestStartsWithOnCommandsRespectsTokenBoundaries checks startsWith in an
 // allow rule on a bash command, and the other cases: a deny rule and not.
 func TestStartsWithOnCommandsRespectsTokenBoundaries(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		prefix, cmd string
 		want        bool
@@ -272,6 +280,7 @@ func TestStartsWithOnCommandsRespectsTokenBoundaries(t *testing.T) {
 }
 
 func TestConditionJSONRoundTrips(t *testing.T) {
+	t.Parallel()
 	for _, c := range []Condition{Equals(map[string]any{"a": []any{1, "x"}}), In(1, "a", nil), Regex("^a"), Glob("**/x"), StartsWith("s"), Contains("c"), Not(Not(Glob("y")))} {
 		b, err := json.Marshal(c)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 // of ~/.aws/credentials in real bash (both were allowed by a policy
 // allowing bash). Their neighbours that print no credential stay allowed.
 func TestCredentialPrintersAsk(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	writeSecretFiles(t, "token: x\n", filepath.Join(home, ".kube", "config"), filepath.Join(home, ".config", "gh", "hosts.yml"))

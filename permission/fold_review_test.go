@@ -11,6 +11,7 @@ import (
 // diskCase spells such a name as the directory lists it, and the rule-file
 // check of a folding workspace hits it, as they do .ENV for .env.
 func TestFullCaseFoldingOnAFoldingVolume(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, ".lite-agent"), 0o755); err != nil {
 		t.Fatal(err)

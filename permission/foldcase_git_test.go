@@ -15,6 +15,7 @@ import (
 // run git: the checks the gate makes of git's repository (a push to a
 // repository on this machine runs its hooks) apply to them as to git.
 func TestGitInAnyLetterCaseIsCheckedAsGit(t *testing.T) {
+	t.Parallel()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
 	root := canaryFixture(t, canaryTemplate(t))
 	wd := filepath.Join(root, "work")
@@ -48,6 +49,7 @@ func TestGitInAnyLetterCaseIsCheckedAsGit(t *testing.T) {
 // folding: a line that writes .lite-agent/permißions.json or .git/conﬁg
 // writes the protected file there, and is denied as one.
 func TestProtectedPathsUnderFullCaseFolding(t *testing.T) {
+	t.Parallel()
 	root := canaryFixture(t, canaryTemplate(t))
 	g := canaryGate(t, root, canaryAllowBashRules)
 	for _, line := range []string{
@@ -64,6 +66,7 @@ func TestProtectedPathsUnderFullCaseFolding(t *testing.T) {
 // folding APFS applies, is the .git directory there: writing inside it is
 // opaque, as writing inside .git is.
 func TestGitDirUnderFolding(t *testing.T) {
+	t.Parallel()
 	root := canaryFixture(t, canaryTemplate(t))
 	g := canaryGate(t, root, canaryAllowBashRules)
 	for _, line := range []string{

@@ -24,6 +24,7 @@ import (
 // README.MD makes a second file: the path checks are the same. A link
 // flipped to a denied file after the approval is still refused.
 func TestAnApprovedCallInAnotherCaseRunsOnAVolumeThatIgnoresCase(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(ws, "notes"), 0o755); err != nil {
 		t.Fatal(err)

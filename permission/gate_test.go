@@ -95,6 +95,7 @@ func approver(d permission.Decision, err error) (permission.ApprovalFunc, *atomi
 }
 
 func TestGatePaths(t *testing.T) {
+	t.Parallel()
 	const input = `{"command":"ls","token":"abcdefgh"}`
 	tests := []struct {
 		name     string
@@ -176,6 +177,7 @@ func TestGatePaths(t *testing.T) {
 // The host reports a wrapped tool's decisions through the call value the
 // tool received; decisions made through Authorize and Check have none.
 func TestGateHandsTheToolCallToEmitAndAudit(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	g := newGate(t, rec, permission.GateOptions{Policy: policyOf(permission.Allow, "")})
 	if _, err := g.Wrap(&fakeTool{name: "bash"}).Call(t.Context(), testCall, json.RawMessage(`{"command":"ls"}`)); err != nil {
@@ -192,6 +194,7 @@ func TestGateHandsTheToolCallToEmitAndAudit(t *testing.T) {
 }
 
 func TestGateRedactsReasonsAndUsesTheHostRedactor(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	g := newGate(t, rec, permission.GateOptions{
 		Policy: policyOf(deny, "matched password=hunter22"),
@@ -211,6 +214,7 @@ func TestGateRedactsReasonsAndUsesTheHostRedactor(t *testing.T) {
 }
 
 func TestGateDryRunRunsEverythingAndMarksDecisionsSimulated(t *testing.T) {
+	t.Parallel()
 	for _, d := range []permission.Decision{allow, ask, deny} {
 		rec := &recorder{}
 		approve, prompted := approver(allow, nil)
@@ -234,6 +238,7 @@ func TestGateDryRunRunsEverythingAndMarksDecisionsSimulated(t *testing.T) {
 }
 
 func TestGateAuditFailureStopsTheCall(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{fail: errors.New("disk full")}
 	g := newGate(t, rec, permission.GateOptions{Policy: policyOf(allow, "")})
 	ft := &fakeTool{name: "bash"}
@@ -246,6 +251,7 @@ func TestGateAuditFailureStopsTheCall(t *testing.T) {
 }
 
 func TestGateWithoutAuditOrEmitStillGates(t *testing.T) {
+	t.Parallel()
 	g := permission.NewGate(permission.GateOptions{})
 	ft := &fakeTool{name: "bash"}
 	res, err := g.Wrap(ft).Call(t.Context(), testCall, json.RawMessage(`{"command":"ls"}`))
@@ -259,6 +265,7 @@ func TestGateWithoutAuditOrEmitStillGates(t *testing.T) {
 }
 
 func TestWrappedToolKeepsItsIdentity(t *testing.T) {
+	t.Parallel()
 	ft := &fakeTool{name: "write_file"}
 	w := permission.NewGate(permission.GateOptions{}).Wrap(ft)
 	if w.Name() != "write_file" || w.Description() != "a fake write_file" || string(w.Schema()) != `{"type":"object"}` {
@@ -274,6 +281,7 @@ func TestWrappedToolKeepsItsIdentity(t *testing.T) {
 }
 
 func TestGateCheckGatesHooksAndMCPConnections(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	approve, prompted := approver(allow, nil)
 	g := newGate(t, rec, permission.GateOptions{Approve: approve})
@@ -300,6 +308,7 @@ func TestGateCheckGatesHooksAndMCPConnections(t *testing.T) {
 }
 
 func TestChildGateCannotWidenItsParent(t *testing.T) {
+	t.Parallel()
 	parent := permission.NewGate(permission.GateOptions{Policy: mustNew(t, permission.Options{Deny: []string{"bash"}})})
 	child := parent.Child(mustNew(t, permission.Options{Allow: []string{"*"}}))
 	ft := &fakeTool{name: "bash"}
@@ -316,6 +325,7 @@ func TestChildGateCannotWidenItsParent(t *testing.T) {
 }
 
 func TestApprovalsAreSerializedAcrossConcurrentCallsAndGates(t *testing.T) {
+	t.Parallel()
 	const n = 8
 	q := permission.NewApprovalQueue()
 	var active, maxActive, prompts atomic.Int32
@@ -369,6 +379,7 @@ func TestApprovalsAreSerializedAcrossConcurrentCallsAndGates(t *testing.T) {
 }
 
 func TestApprovalCancelledWhileQueuedDeniesWithoutPrompting(t *testing.T) {
+	t.Parallel()
 	q := permission.NewApprovalQueue()
 	hold := make(chan struct{})
 	holding := make(chan struct{})
@@ -407,6 +418,7 @@ func TestApprovalCancelledWhileQueuedDeniesWithoutPrompting(t *testing.T) {
 }
 
 func TestLateApprovalAfterCancelIsADeny(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	approve := func(ctx context.Context, req permission.ApprovalRequest) (permission.Decision, error) {
 		cancel() // the turn is closed while the prompt is open
@@ -430,6 +442,7 @@ func TestLateApprovalAfterCancelIsADeny(t *testing.T) {
 }
 
 func TestApprovalHandlerPanicDeniesAndTheQueueAdvances(t *testing.T) {
+	t.Parallel()
 	q := &permission.ApprovalQueue{} // the zero value works
 	d, err := q.Ask(t.Context(), permission.ApprovalRequest{}, func(context.Context, permission.ApprovalRequest) (permission.Decision, error) {
 		panic("boom")
@@ -449,6 +462,7 @@ func TestApprovalHandlerPanicDeniesAndTheQueueAdvances(t *testing.T) {
 }
 
 func TestApprovalRequestShowsTheUnredactedCallAndTheVerdict(t *testing.T) {
+	t.Parallel()
 	var got permission.ApprovalRequest
 	g := permission.NewGate(permission.GateOptions{
 		Policy: mustNew(t, permission.Options{Rules: []permission.Rule{permission.BashCommand("git push:*", ask)}}),

@@ -5,6 +5,7 @@ import "testing"
 // A gpg settings file is sound when each option names no path and no
 // program.
 func TestGpgConfUnsound(t *testing.T) {
+	t.Parallel()
 	for text, unsafe := range map[string]bool{
 		"armor\nkeyid-format long\n# c\n\n":                 false,
 		"default-cache-ttl 600\n--pinentry-mode=loopback\n": false,

@@ -15,6 +15,7 @@ import (
 // Included files (include.path, includeIf.*.path, relative to the file
 // that includes them) are returned and read in turn.
 func TestHooksPathDirsReadGitConfig(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	wd, home := filepath.Join(root, "w"), filepath.Join(root, "h")
 	files := map[string]string{
@@ -44,6 +45,7 @@ func TestHooksPathDirsReadGitConfig(t *testing.T) {
 // (review45g: both hid core.hooksPath, and write_file of
 // .githooks/pre-commit was allowed).
 func TestHooksPathDirsBOMAndContinuation(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	wd := filepath.Join(root, "w")
 	files := map[string]string{
@@ -81,6 +83,7 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 // hooksPath after 1 MiB of comments was missed and write_file of
 // .githooks/pre-commit allowed; real git read it).
 func TestHooksPathDirsConfigTooLarge(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	wd := filepath.Join(root, "w")
 	big := "[core]\n" + strings.Repeat("# padding\n", maxGitConfigSize/10+1) + "\thooksPath = .githooks\n"

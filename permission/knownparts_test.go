@@ -9,6 +9,7 @@ import (
 // unknown parts, which bash may make words of their own (round 103), and
 // that knownTail is the last of them.
 func TestKnownParts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		w    string
 		want []string
@@ -38,6 +39,7 @@ func TestKnownParts(t *testing.T) {
 // TestBracedEnd checks that a value put in before a name's letters keeps
 // its own last variable's name (round 103).
 func TestBracedEnd(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ val, rest, want string }{
 		{"$PS4", "sub", "${PS4}"}, {"a$x", "_b", "a${x}"}, {"$PS4", "/s", "$PS4"}, {"$PS4", "", "$PS4"},
 		{"${x}", "a", "${x}"}, {"$1", "a", "$1"}, {"a$", "b", "a$"}, {"README", "x", "README"},

@@ -18,6 +18,7 @@ import (
 // python3), a link in a system directory (/usr/bin/awk → mawk), a program
 // the workdir holds and a link that stays in the workdir are not.
 func TestLinkedProgramsAreJudgedByTheirTarget(t *testing.T) {
+	t.Parallel()
 	kill, err := findProgram("kill")
 	if err != nil {
 		tooltest.Missing(t, fmt.Sprintf("no kill program: %v", err), tooltest.CanaryTools)

@@ -12,6 +12,7 @@ import (
 // find it there, from every directory the line works in; otherwise it
 // fetches a package from the registry, which makes the line opaque.
 func TestNpxNeedsTheProgramWhereNpmLooks(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	wd := filepath.Join(root, "repo")
 	files := map[string]string{
@@ -88,6 +89,7 @@ func TestNpxNeedsTheProgramWhereNpmLooks(t *testing.T) {
 // file of the project the line may write: a package.json that may name the
 // program makes the line opaque.
 func TestNpxRunsTheProjectsOwnProgramFirst(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		pkg, root string // the package's and its parent's package.json ("" for none)
 		opaque    bool

@@ -7,6 +7,7 @@ import "testing"
 // manager, makes them unsound; registries, credentials and the layout of
 // node_modules do not.
 func TestJSConfigUnsound(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		check  func(string) string
 		text   string

@@ -13,6 +13,7 @@ import (
 // in, makes the line opaque; one that does not, or one given to a plain
 // reader, does not.
 func TestOptionFilesAreFoundWhereTheLineWorks(t *testing.T) {
+	t.Parallel()
 	wd := t.TempDir()
 	for _, p := range []string{"sub/-delete", "sub/a.txt", "b.txt", "deep/x/-rf"} {
 		if err := os.MkdirAll(filepath.Join(wd, filepath.Dir(p)), 0o755); err != nil {

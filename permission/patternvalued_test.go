@@ -39,6 +39,7 @@ var patternValuedOpaque = []string{
 // option that takes one stays allowed, and that an expansion that may
 // make another option asks.
 func TestPatternValuedOptions(t *testing.T) {
+	t.Parallel()
 	home, wd := round84Fixture(t)
 	decide := secretDecider(t, home, wd)
 	wantQuietAndAllowed(t, decide, patternValuedOrdinary)

@@ -7,6 +7,7 @@ import "testing"
 // it is spelt or laid out, and what configparser reads otherwise than the
 // gate would is opaque.
 func TestPipConfUnsound(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text  string
 		sound bool
@@ -39,6 +40,7 @@ func TestPipConfUnsound(t *testing.T) {
 // which python it uses anywhere, an escape that may spell one, and an
 // unknown key of [pip]; the user's cache directory and index stay sound.
 func TestUvUserConfigUnsound(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text  string
 		sound bool

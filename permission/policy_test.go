@@ -55,6 +55,7 @@ func check(t testing.TB, p permission.Policy, c permission.Call) permission.Verd
 }
 
 func TestDecisionsAreOrderedDenyAskAllow(t *testing.T) {
+	t.Parallel()
 	if !(deny.Rank() > ask.Rank() && ask.Rank() > allow.Rank() && allow.Rank() > permission.Decision(0).Rank()) {
 		t.Fatal("ranks out of order")
 	}
@@ -79,6 +80,7 @@ func TestDecisionsAreOrderedDenyAskAllow(t *testing.T) {
 }
 
 func TestDenyBeatsAskBeatsAllowWhateverTheOrder(t *testing.T) {
+	t.Parallel()
 	rules := []permission.Rule{
 		{ID: "a", Tool: []string{"bash"}, Effect: allow},
 		{ID: "q", Tool: []string{"bash"}, Effect: ask},
@@ -101,6 +103,7 @@ func TestDenyBeatsAskBeatsAllowWhateverTheOrder(t *testing.T) {
 }
 
 func TestFirstMatchingRuleOfAnEffectIsTheProvenance(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, permission.Options{Rules: []permission.Rule{
 		{Tool: []string{"read_file"}, Effect: deny},
 		{ID: "first", Description: "no bash", Tool: []string{"b*"}, Effect: deny},
@@ -118,6 +121,7 @@ func TestFirstMatchingRuleOfAnEffectIsTheProvenance(t *testing.T) {
 }
 
 func TestNameListsGiveBareVerdicts(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, permission.Options{Deny: []string{"delete_file"}, Ask: []string{"mcp__*"}, Allow: []string{"*"}, Default: deny})
 	tests := []struct {
 		name string
@@ -136,6 +140,7 @@ func TestNameListsGiveBareVerdicts(t *testing.T) {
 }
 
 func TestDefaultDecisionWhenNoRuleMatches(t *testing.T) {
+	t.Parallel()
 	for _, def := range []permission.Decision{0, allow, ask, deny} {
 		p := mustNew(t, permission.Options{Rules: []permission.Rule{{Tool: []string{"x"}, Effect: deny}}, Default: def})
 		want := def
@@ -157,6 +162,7 @@ func TestDefaultDecisionWhenNoRuleMatches(t *testing.T) {
 }
 
 func TestConditionsAreANDedAcrossKeys(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, permission.Options{Rules: []permission.Rule{{
 		Tool:   []string{"deploy"},
 		When:   map[string]permission.Condition{"env": permission.Equals("prod"), "opts.force": permission.Equals(true)},
@@ -181,6 +187,7 @@ func TestConditionsAreANDedAcrossKeys(t *testing.T) {
 }
 
 func TestInvalidRulesFailConstructionNamingTheRule(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opts permission.Options
@@ -223,6 +230,7 @@ func TestRuleUsingTildeWithoutHomeFailsClosed(t *testing.T) {
 }
 
 func TestComposeKeepsTheMostRestrictiveAndTheEarlierOnTies(t *testing.T) {
+	t.Parallel()
 	mk := func(id string, d permission.Decision) permission.Policy {
 		return permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 			return permission.Verdict{Decision: d, RuleID: id}, nil
@@ -251,6 +259,7 @@ func TestComposeKeepsTheMostRestrictiveAndTheEarlierOnTies(t *testing.T) {
 }
 
 func TestComposeFailsClosedOnErrorsAndMissingDecisions(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("boom")
 	failing := permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 		return permission.Verdict{}, boom
@@ -267,6 +276,7 @@ func TestComposeFailsClosedOnErrorsAndMissingDecisions(t *testing.T) {
 }
 
 func TestCheckHonorsACancelledContext(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := permission.Default().Check(ctx, bash("ls")); !errors.Is(err, context.Canceled) {
@@ -275,6 +285,7 @@ func TestCheckHonorsACancelledContext(t *testing.T) {
 }
 
 func TestDefaultPolicyAsksBeforeSideEffectsAndTrustsTheRest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		want permission.Decision
@@ -304,6 +315,7 @@ func TestDefaultPolicyAsksBeforeSideEffectsAndTrustsTheRest(t *testing.T) {
 }
 
 func TestBashCommandSpecifier(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec   string
 		effect permission.Decision
@@ -342,6 +354,7 @@ func TestBashCommandSpecifier(t *testing.T) {
 }
 
 func TestFilePathSpecifier(t *testing.T) {
+	t.Parallel()
 	r := permission.FilePath("private/**", deny)
 	if r.Description != "path private/**" {
 		t.Errorf("description %q", r.Description)
@@ -367,6 +380,7 @@ func TestFilePathSpecifier(t *testing.T) {
 }
 
 func TestPolicyIsSafeForConcurrentUse(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, permission.Options{Rules: []permission.Rule{permission.BashCommand("rm:*", deny), permission.FilePath("s/**", deny)}, Workdir: "/w"})
 	done := make(chan struct{})
 	for range 8 {
@@ -386,6 +400,7 @@ func TestPolicyIsSafeForConcurrentUse(t *testing.T) {
 }
 
 func TestNegatedPathConditionsJudgeAllCanonicalSpellingsTogether(t *testing.T) {
+	t.Parallel()
 	onlySrc := permission.Rule{Tool: []string{"read_file"}, When: map[string]permission.Condition{"path": permission.Not(permission.Glob("src/**"))}, Effect: deny}
 	onlySrcAbs := permission.Rule{Tool: []string{"read_file"}, When: map[string]permission.Condition{"path": permission.Not(permission.Glob("/w/src/**"))}, Effect: deny}
 	allowOutsideSecret := permission.Rule{Tool: []string{"read_file"}, When: map[string]permission.Condition{"path": permission.Not(permission.Glob("secret/**"))}, Effect: allow}
@@ -423,6 +438,7 @@ func TestNegatedPathConditionsJudgeAllCanonicalSpellingsTogether(t *testing.T) {
 // rule that matches the whole line does not replace the deny a negated
 // rule gives.
 func TestAWholeLineAskCannotHideADenyOnALineWithoutACommand(t *testing.T) {
+	t.Parallel()
 	p := mustNew(t, permission.Options{Default: deny, Rules: []permission.Rule{
 		{ID: "only-git", Tool: []string{"bash"}, When: map[string]permission.Condition{"command": permission.Not(permission.StartsWith("git"))}, Effect: deny},
 		{ID: "ask-redirect", Tool: []string{"bash"}, When: map[string]permission.Condition{"command": permission.Contains(">")}, Effect: ask},
@@ -446,6 +462,7 @@ func TestAWholeLineAskCannotHideADenyOnALineWithoutACommand(t *testing.T) {
 // workdir holding glob syntax ('[', '(', '|', ...) goes into a glob rule as
 // plain characters: the rule loads and matches the real path.
 func TestDirectoriesWithGlobCharactersStayLiteralInGlobs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ workdir, home, glob, path string }{
 		{"/tmp/Projects (old)/repo", "/home/u", "$PWD/secrets/**", "/tmp/Projects (old)/repo/secrets/a"},
 		{"/tmp/p[1]", "/home/u", "$PWD/secret", "/tmp/p[1]/secret"},

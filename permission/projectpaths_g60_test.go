@@ -61,6 +61,7 @@ var g60ProjectPaths = []struct {
 }
 
 func TestG60ProjectSettingsNamePaths(t *testing.T) {
+	t.Parallel()
 	for _, c := range g60ProjectPaths {
 		root := t.TempDir()
 		home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
@@ -92,6 +93,7 @@ func TestG60ProjectSettingsNamePaths(t *testing.T) {
 // TestG60ProjectSettingsDirOption: tsc -p DIR reads DIR's tsconfig.json,
 // not every file of DIR (a large source file there is no settings file).
 func TestG60ProjectSettingsDirOption(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	wd := filepath.Join(root, "work")
 	if err := os.MkdirAll(filepath.Join(wd, "web"), 0o755); err != nil {

@@ -171,6 +171,7 @@ func TestProjectRulesOnlyRestrictProperty(t *testing.T) {
 // TestComposeOnlyRestrictsProperty checks the same order for any policies
 // built by New: Compose(a, b) is at least as restrictive as a and as b.
 func TestComposeOnlyRestrictsProperty(t *testing.T) {
+	t.Parallel()
 	calls := propertyCalls()
 	for run := range 3 * *propertyRuns {
 		seed := uint64(run)

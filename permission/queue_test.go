@@ -14,6 +14,7 @@ func (q *ApprovalQueue) waiting() int {
 }
 
 func TestApprovalQueueIsFirstComeFirstServed(t *testing.T) {
+	t.Parallel()
 	q := NewApprovalQueue()
 	if err := q.acquire(t.Context()); err != nil {
 		t.Fatal(err)
@@ -47,6 +48,7 @@ func TestApprovalQueueIsFirstComeFirstServed(t *testing.T) {
 }
 
 func TestApprovalQueueCancelledWaiterLeavesTheLine(t *testing.T) {
+	t.Parallel()
 	q := NewApprovalQueue()
 	if err := q.acquire(t.Context()); err != nil {
 		t.Fatal(err)

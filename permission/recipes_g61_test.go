@@ -38,6 +38,7 @@ var g61Recipes = map[string]string{
 }
 
 func TestG61RecipesRunSettings(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	for name, text := range g61Recipes {
@@ -88,6 +89,7 @@ func TestG61RecipesRunSettings(t *testing.T) {
 // Makefile that is a device) makes any file the line writes before the
 // runner count as code; a large build.ninja of object files is read.
 func TestG61RecipeUnreadable(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	home, wd := filepath.Join(root, "home"), filepath.Join(root, "work")
 	for _, d := range []string{home, filepath.Join(wd, "dev"), filepath.Join(wd, "big")} {

@@ -12,6 +12,7 @@ import (
 // may swap it) must not block the gate: readRecipeFile opened it for
 // reading, which waits for a writer forever (review52g).
 func TestR52ReadRecipeFileFIFO(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "Makefile")
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
 		t.Fatal(err)

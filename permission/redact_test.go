@@ -9,6 +9,7 @@ import (
 )
 
 func TestRedactStringHidesLikelySecrets(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want string
 	}{
@@ -42,6 +43,7 @@ func TestRedactStringHidesLikelySecrets(t *testing.T) {
 }
 
 func TestRedactWalksNestedValues(t *testing.T) {
+	t.Parallel()
 	in := `{"command":"curl -H 'Authorization: Bearer abcdefgh' https://x","env":{"API_TOKEN":"plain","list":["me@example.com",1,true,null]},"password":"hunter2","n":{"client_secret":42}}`
 	got := string(permission.Redact(json.RawMessage(in)))
 	want := `{"command":"curl -H 'Authorization: Bearer [redacted]' https://x","env":{"API_TOKEN":"[redacted]","list":["[redacted]",1,true,null]},"n":{"client_secret":"[redacted]"},"password":"[redacted]"}`

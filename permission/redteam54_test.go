@@ -12,6 +12,7 @@ import (
 // expands .? and .[!a] to it) is opaque: it may name a path outside the
 // workdir. Patterns that cannot match it stay allowed.
 func TestRedteam54PatternsMatchingDotDot(t *testing.T) {
+	t.Parallel()
 	home, wd := gateFixture(t)
 	allow := permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 		return permission.Verdict{Decision: permission.Allow}, nil

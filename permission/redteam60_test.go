@@ -13,6 +13,7 @@ import (
 // option of a compressor was not read as a path it writes. The same holds
 // for lzop -o, zstd -o and brotli -o.
 func TestRedteam60CompressorOutputs(t *testing.T) {
+	t.Parallel()
 	home, wd := gateFixture(t)
 	allow := permission.PolicyFunc(func(context.Context, permission.Call) (permission.Verdict, error) {
 		return permission.Verdict{Decision: permission.Allow}, nil

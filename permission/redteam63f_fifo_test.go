@@ -25,6 +25,7 @@ import (
 // says. Each line must be decided within seconds; what the gate could not
 // read must not be allowed.
 func TestGateNeverWaitsOnAFIFO(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, fifo, line string
 		dirs, files      []string

@@ -17,6 +17,7 @@ import (
 // decided never saw. The deny rule names the first path; the gate must not
 // allow any of these calls, whatever the policy says.
 func TestGateRefusesAmbiguousInput(t *testing.T) {
+	t.Parallel()
 	g := secretRuleGate(t)
 	for _, tc := range []struct{ name, tool, input string }{
 		{"Duplicate", "mcp__docs__read", `{"path":"/srv/secret/key","path":"/srv/ok"}`},
@@ -79,6 +80,7 @@ func secretRuleGate(t *testing.T) *permission.Gate {
 // allowed one. The test first checks that Go reads them so, then that the
 // gate allows none of them.
 func TestGateRefusesCaseFoldedKeys(t *testing.T) {
+	t.Parallel()
 	g := secretRuleGate(t)
 	for _, tc := range []struct{ name, tool, input string }{
 		{"Upper", "mcp__docs__read", `{"path":"/srv/ok","PATH":"/srv/secret/key"}`},

@@ -15,6 +15,7 @@ import (
 // approver it refuses. The read-only commands of the same tools, a POST to
 // a local server and the everyday lines stay allowed.
 func TestG62RemoteDeletesAsk(t *testing.T) {
+	t.Parallel()
 	wd := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(wd, ".git", "hooks"), 0o755); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDecodeRulesReadsTheDocumentedFormat(t *testing.T) {
+	t.Parallel()
 	rules, err := permission.DecodeRules([]byte(`{
 	  "version": 1,
 	  "rules": [
@@ -44,6 +45,7 @@ func TestDecodeRulesReadsTheDocumentedFormat(t *testing.T) {
 }
 
 func TestDecodeRulesIsStrict(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		doc  string
@@ -113,6 +115,7 @@ func TestDecodeRulesIsStrict(t *testing.T) {
 }
 
 func TestDecodeErrorsNeverQuoteValues(t *testing.T) {
+	t.Parallel()
 	const secret = "sk-live-0123456789abcdef"
 	for _, doc := range []string{
 		`{"version":1,"rules":[{"effect":"` + secret + `"}]}`,
@@ -134,6 +137,7 @@ func TestDecodeErrorsNeverQuoteValues(t *testing.T) {
 }
 
 func TestEncodeRulesRoundTrips(t *testing.T) {
+	t.Parallel()
 	rules := []permission.Rule{
 		permission.BashCommand("git push:*", ask),
 		permission.FilePath("secrets/**", deny),

@@ -18,6 +18,7 @@ import (
 // segment or a trailing slash, which could never match and so made a deny
 // rule silently do nothing, is a configuration error.
 func TestRulePathSpellingsRound2(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t) // alias -> private, sshlink -> ../.ssh
 	fp := permission.FilePath
 	cases := []struct {
@@ -74,6 +75,7 @@ func TestRulePathSpellingsRound2(t *testing.T) {
 // and audits still hides secrets, in the input and in the reason (a
 // protected path's name included).
 func TestGateRedactsEmittedAndAuditedRound2(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	wd := filepath.Join(root, "work")
 	home := filepath.Join(root, "home")

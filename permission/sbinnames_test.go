@@ -15,6 +15,7 @@ import (
 // workdir holds is the project's own program; other programs of the
 // merged directory, and the forms that only show, are not caught.
 func TestSbinNamesInAMergedLayout(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "usr", "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {

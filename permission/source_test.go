@@ -7,6 +7,7 @@ import (
 )
 
 func TestOwnConfigAsksAboutWhatTheUserOrHostDidNotConfigure(t *testing.T) {
+	t.Parallel()
 	own := permission.OwnConfig("hook", "mcp_connect")
 	flags, err := permission.New(permission.Options{Allow: []string{"hook", "mcp_connect"}, Ask: []string{"bash"}})
 	if err != nil {
@@ -58,6 +59,7 @@ func TestOwnConfigAsksAboutWhatTheUserOrHostDidNotConfigure(t *testing.T) {
 // A rule file can tell the user's own hooks and servers from a
 // repository's by the input's source.
 func TestRulesMatchOnTheSourceOfHooksAndServers(t *testing.T) {
+	t.Parallel()
 	rules, err := permission.DecodeRules([]byte(`{"version": 1, "rules": [
 		{"id": "mine", "tool": ["hook", "mcp_connect"], "when": {"source": {"in": ["user", "host"]}}, "effect": "allow"},
 		{"id": "theirs", "tool": "mcp_connect", "when": {"source": {"equals": "project"}}, "effect": "deny"}

@@ -32,6 +32,7 @@ func authorize(t *testing.T, g *permission.Gate, line string) permission.Outcome
 // the model how to stop one it started: run_in_background and the
 // KillBackground tool, or kill $! in the line that starts it.
 func TestKillReasonPointsAtBackgroundTools(t *testing.T) {
+	t.Parallel()
 	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: t.TempDir(), HomeDir: t.TempDir()})
 	for _, line := range []string{"pkill -f 'npm run dev'", "kill 12345", "killall node", "kill -9 $(cat .pid)",
 		"fuser -k 3000/tcp", "kill-port 3000"} {

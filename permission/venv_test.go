@@ -17,6 +17,7 @@ import (
 // environment's is not writable) or without damage to the system's
 // python are here.
 func TestVenvProgram(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		change func(t *testing.T, env, outside string)

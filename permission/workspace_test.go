@@ -8,6 +8,7 @@ import (
 )
 
 func TestRealPathResolvesLinksIncludingDanglingOnes(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +55,7 @@ func TestRealPathResolvesLinksIncludingDanglingOnes(t *testing.T) {
 }
 
 func TestSpellingsSeparateCanonicalFromOtherForms(t *testing.T) {
+	t.Parallel()
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	ws := filepath.Join(dir, "ws")
 	if err := os.MkdirAll(filepath.Join(ws, "private"), 0o755); err != nil {
@@ -86,6 +88,7 @@ func TestSpellingsSeparateCanonicalFromOtherForms(t *testing.T) {
 }
 
 func TestCaseFoldingOnlyOnCaseInsensitiveVolumes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if caseInsensitive(dir) {
 		t.Skip("the temporary directory is on a case-insensitive volume")
@@ -119,6 +122,7 @@ func TestCaseFoldingOnlyOnCaseInsensitiveVolumes(t *testing.T) {
 }
 
 func TestFlipCase(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"abc": "Abc", "ABC": "aBC", "123x": "123X", "123": "123", "": "", "é": "É"} {
 		if got := flipCase(in); got != want {
 			t.Errorf("flipCase(%q) = %q, want %q", in, got, want)
