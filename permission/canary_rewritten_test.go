@@ -64,6 +64,7 @@ var rewrittenAsked = []string{
 // and asks, and that the ordinary lines stay allowed, in a project
 // without links.
 func TestCanaryRewritten(t *testing.T) {
+	t.Parallel()
 	home, wd := unlinkedFixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, line := range canaryRewritten {

@@ -118,6 +118,7 @@ var canaryRound107NotSecretAsked = []string{
 // ordinary lines print none and stay allowed (or at least are not taken
 // for secret reads).
 func TestCanaryRound107(t *testing.T) {
+	t.Parallel()
 	home, wd := unlinkedFixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, lines := range canaryRound107 {

@@ -47,6 +47,7 @@ var round108Ordinary = []string{
 // and asks, and that the ordinary lines stay allowed, in a project
 // without links.
 func TestCanaryRound108(t *testing.T) {
+	t.Parallel()
 	home, wd := unlinkedFixture(t)
 	decide := secretDecider(t, home, wd)
 	for _, line := range canaryRound108 {
