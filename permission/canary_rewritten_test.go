@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,16 +66,24 @@ var rewrittenAsked = []string{
 // without links.
 func TestCanaryRewritten(t *testing.T) {
 	t.Parallel()
+	checkUnlinkedRound(t, canaryRewritten, rewrittenAsked, rewrittenOrdinary)
+}
+
+// checkUnlinkedRound checks, each in a fresh unlinkedFixture, that every
+// line of leaks prints the key in real bash, that those and asked ask,
+// and that the ordinary lines print no key and stay allowed.
+func checkUnlinkedRound(t *testing.T, leaks, asked, ordinary []string) {
+	t.Helper()
 	home, wd := unlinkedFixture(t)
 	decide := secretDecider(t, home, wd)
-	for _, line := range canaryRewritten {
+	for _, line := range leaks {
 		home, wd := unlinkedFixture(t)
 		if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
 			t.Errorf("%q printed no key: %q", line, out)
 		}
 	}
-	wantDecisions(t, decide, append(canaryRewritten, rewrittenAsked...), rewrittenOrdinary)
-	for _, line := range rewrittenOrdinary {
+	wantDecisions(t, decide, append(slices.Clone(leaks), asked...), ordinary)
+	for _, line := range ordinary {
 		if out := runIn(t, home, wd, line); strings.Contains(out, round84Key) {
 			t.Errorf("ordinary line %q printed the key: %q", line, out)
 		}

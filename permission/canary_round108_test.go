@@ -2,10 +2,7 @@
 
 package permission_test
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // canaryRound108 read names the line made in the project and changed on
 // their way to a reader of names without a filter round 107 knew: a find
@@ -48,18 +45,5 @@ var round108Ordinary = []string{
 // without links.
 func TestCanaryRound108(t *testing.T) {
 	t.Parallel()
-	home, wd := unlinkedFixture(t)
-	decide := secretDecider(t, home, wd)
-	for _, line := range canaryRound108 {
-		home, wd := unlinkedFixture(t)
-		if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
-			t.Errorf("%q printed no key: %q", line, out)
-		}
-	}
-	wantDecisions(t, decide, canaryRound108, round108Ordinary)
-	for _, line := range round108Ordinary {
-		if out := runIn(t, home, wd, line); strings.Contains(out, round84Key) {
-			t.Errorf("ordinary line %q printed the key: %q", line, out)
-		}
-	}
+	checkUnlinkedRound(t, canaryRound108, nil, round108Ordinary)
 }
