@@ -17,6 +17,9 @@ var benchLines = map[string]string{
 	"short":  "git status",
 	"chain":  "git add -A && git commit -m \"$(date)\" && git push origin main | tee log.txt",
 	"nested": `bash -c "cd src && find . -name '*.go' -exec grep -l TODO {} \; | xargs wc -l > /tmp/out" && eval "echo done"`,
+	// A pipeline of the kind round 107's checks read closely: names a
+	// command lists, passed through filters, read by another.
+	"pipeline": `find . -name '*.go' -newer go.mod | sed 's,^\./,,' | sort | xargs grep -l TODO | head -20 > todo.txt`,
 	// A line naming many files, each checked against every secret
 	// location.
 	"files200": "wc -l" + manyFiles(200),

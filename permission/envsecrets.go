@@ -3,6 +3,7 @@ package permission
 import (
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
@@ -48,7 +49,48 @@ func (g *Gate) withEnvSecrets() *Gate {
 func (g *Gate) withSecretSet() *Gate {
 	c := *g
 	c.secretSet = pathmatch.NewSet(g.secrets)
+	c.line = &lineLookups{resolved: map[string]string{}, kernelDirs: map[string][]string{}, secretWord: map[string]bool{}}
 	return &c
+}
+
+// lineLookups holds, for the checks of one bash line, what they look up
+// on the file system again and again: the paths resolved through symbolic
+// links, the line's directories as the kernel resolves them, and which
+// words name a secret. The checks of one line see the file system as it
+// is when the line is decided, once; a word checked by several of them
+// (each argument is checked as a path, then as a format, then as a piece
+// of printed text) costs one walk of its path. The mutex keeps a gate
+// safe should a check ever run beside another.
+type lineLookups struct {
+	mu         sync.Mutex
+	resolved   map[string]string
+	kernelDirs map[string][]string
+	secretWord map[string]bool
+}
+
+// resolve returns [pathmatch.Resolve] of the absolute path p, looked up
+// once a line.
+func (g *Gate) resolve(p string) string {
+	if g.line == nil {
+		return pathmatch.Resolve(p)
+	}
+	return cached(&g.line.mu, g.line.resolved, p, func() string { return pathmatch.Resolve(p) })
+}
+
+// cached returns m[key], set to look() first when m holds no key; mu
+// guards m, and is not held while look runs.
+func cached[V any](mu *sync.Mutex, m map[string]V, key string, look func() V) V {
+	mu.Lock()
+	v, ok := m[key]
+	mu.Unlock()
+	if ok {
+		return v
+	}
+	v = look()
+	mu.Lock()
+	m[key] = v
+	mu.Unlock()
+	return v
 }
 
 // hitsSecretLocation reports whether target, lexically or resolved,
@@ -57,7 +99,7 @@ func (g *Gate) withSecretSet() *Gate {
 // g.secrets, prepared once for a bash line when withSecretSet made g.
 func (g *Gate) hitsSecretLocation(target string, ancestors bool) bool {
 	if g.secretSet != nil {
-		return g.secretSet.Hits(target, ancestors)
+		return g.secretSet.HitsResolved(target, g.resolve(target), ancestors)
 	}
 	return pathmatch.Hits(target, g.secrets, ancestors)
 }

@@ -354,6 +354,9 @@ type Gate struct {
 	// secretSet is secrets prepared for one bash decision (see
 	// [Gate.withSecretSet]); nil outside one.
 	secretSet *pathmatch.Set
+	// line holds the file system lookups of one bash decision (see
+	// [Gate.withSecretSet]); nil outside one.
+	line *lineLookups
 	// bashTurn holds one token, which a bash call of a wrapped tool takes
 	// from before it is decided until it returns; a child gate shares it.
 	bashTurn chan struct{}

@@ -241,10 +241,25 @@ func (g *Gate) secretRead(a *shellscan.Analysis) string {
 // secret location or a path beneath one (not a directory holding one: echo
 // ~ is no read).
 func (g *Gate) namesSecretWord(dirs []string, p string) bool {
-	for _, dir := range g.kernelDirs(dirs) {
-		if target := g.absTarget(dir, p); target != "" &&
-			(g.hitsSecretLocation(target, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) || secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) ||
-				secretpaths.IsProcSecret(filepath.ToSlash(pathmatch.Resolve(target)), false)) {
+	kdirs := g.kernelDirs(dirs)
+	if g.line == nil {
+		return g.namesSecretFrom(kdirs, p)
+	}
+	key := strings.Join(kdirs, "\x00") + "\x00\x00" + p
+	return cached(&g.line.mu, g.line.secretWord, key, func() bool { return g.namesSecretFrom(kdirs, p) })
+}
+
+// namesSecretFrom is namesSecretWord from the directories kdirs, as
+// kernelDirs returns them.
+func (g *Gate) namesSecretFrom(kdirs []string, p string) bool {
+	for _, dir := range kdirs {
+		target := g.absTarget(dir, p)
+		if target == "" {
+			continue
+		}
+		resolved := g.resolve(target)
+		if g.hitsSecretLocation(target, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) ||
+			secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) || secretpaths.IsProcSecret(filepath.ToSlash(resolved), false) {
 			return true
 		}
 	}
@@ -258,6 +273,14 @@ func (g *Gate) namesSecretWord(dirs []string, p string) bool {
 // s/id_ed25519 (l a link to /proc/self/cwd, sub/s one to ~/.ssh) reads
 // sub/s/id_ed25519 of the workdir.
 func (g *Gate) kernelDirs(dirs []string) []string {
+	if g.line == nil {
+		return g.kernelDirsOf(dirs)
+	}
+	return cached(&g.line.mu, g.line.kernelDirs, strings.Join(dirs, "\x00"), func() []string { return g.kernelDirsOf(dirs) })
+}
+
+// kernelDirsOf is kernelDirs, looked up afresh.
+func (g *Gate) kernelDirsOf(dirs []string) []string {
 	out := dirs
 	for _, d := range dirs {
 		cwd := g.cwdOf(d)
@@ -390,7 +413,7 @@ func (g *Gate) throughOtherCwd(target string, tree bool) bool {
 	tail, ok := pathmatch.OtherProcessCwd(target)
 	if !ok {
 		// Through a link to it (a project's link to /proc/1/cwd).
-		tail, ok = pathmatch.OtherProcessCwd(pathmatch.Resolve(target))
+		tail, ok = pathmatch.OtherProcessCwd(g.resolve(target))
 	}
 	return ok && (tree || g.tailMaySecret(unknownAbove(tail)))
 }

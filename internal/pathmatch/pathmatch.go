@@ -65,7 +65,13 @@ func NewSet(protected []string) *Set {
 
 // Hits is [Hits] for the paths of s.
 func (s *Set) Hits(target string, ancestors bool) bool {
-	cands := [2]string{foldName(filepath.Clean(target)), foldName(Resolve(target))}
+	return s.HitsResolved(target, Resolve(target), ancestors)
+}
+
+// HitsResolved is [Set.Hits] for a caller that holds Resolve(target)
+// already, resolved: it saves walking the path again.
+func (s *Set) HitsResolved(target, resolved string, ancestors bool) bool {
+	cands := [2]string{foldName(filepath.Clean(target)), foldName(resolved)}
 	for _, pp := range s.forms {
 		for _, c := range cands {
 			if Within(c, pp) || ancestors && Within(pp, c) {
@@ -444,7 +450,7 @@ func Within(p, base string) bool {
 	if base == string(filepath.Separator) {
 		return strings.HasPrefix(p, base)
 	}
-	return strings.HasPrefix(p, base+string(filepath.Separator))
+	return len(p) > len(base) && p[len(base)] == filepath.Separator && strings.HasPrefix(p, base)
 }
 
 // Resolve returns the path the kernel would open for the absolute path
