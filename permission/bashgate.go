@@ -143,7 +143,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 					if g.hitsProtected(m, ancestors) {
 						return bashScreen{protected: acc.Path}
 					}
-					if s.opaque == "" && gitDirComponent(pathmatch.Resolve(m)) {
+					if s.opaque == "" && gitDirComponent(g.lookups().Resolve(m)) {
 						s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
 					}
 				}
@@ -182,7 +182,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 			if g.hitsProtected(target, ancestors) {
 				return bashScreen{protected: acc.Path}
 			}
-			if s.opaque == "" && gitDirComponent(pathmatch.Resolve(target)) {
+			if s.opaque == "" && gitDirComponent(g.lookups().Resolve(target)) {
 				s.opaque = "the command writes inside a .git directory, whose configuration and hooks git runs: " + clip(acc.Path)
 			}
 			if s.opaque == "" {
@@ -375,7 +375,7 @@ func (g *Gate) runsOutside(dirs []string, acc shellscan.Access) string {
 		if target == "" {
 			return why + "relative to an unknown directory"
 		}
-		real, root := pathmatch.Resolve(target), pathmatch.Resolve(wd)
+		real, root := g.lookups().Resolve(target), g.lookups().Resolve(wd)
 		if !pathmatch.Within(real, root) {
 			return why + "outside the workdir"
 		}
@@ -415,7 +415,7 @@ func (g *Gate) unknownWrite(dirs []string, acc shellscan.Access) string {
 		if g.hitsProtected(target, true) {
 			return why + "and it names a protected path"
 		}
-		if gitDirComponent(acc.Path) || gitDirComponent(pathmatch.Resolve(target)) {
+		if gitDirComponent(acc.Path) || gitDirComponent(g.lookups().Resolve(target)) {
 			return why + "and it lies inside a .git directory"
 		}
 		if o := g.outsideOrdinary(target, shellscan.Write); o != "" {
@@ -681,18 +681,18 @@ func (g *Gate) outsideOrdinary(target string, mode shellscan.Mode) string {
 	if specialFiles[filepath.Clean(target)] {
 		return ""
 	}
-	real := pathmatch.Resolve(target)
+	real := g.lookups().Resolve(target)
 	wd := g.workdir
 	if wd == "" {
 		return "the command writes a file and the workdir is unknown"
 	}
-	if !pathmatch.Within(real, pathmatch.Resolve(wd)) {
+	if !pathmatch.Within(real, g.lookups().Resolve(wd)) {
 		return "the command " + mode.String() + " outside the workdir: " + clip(target)
 	}
 	if mode == shellscan.Delete {
 		return ""
 	}
-	if pathmatch.Within(real, filepath.Join(pathmatch.Resolve(wd), ".git")) {
+	if pathmatch.Within(real, filepath.Join(g.lookups().Resolve(wd), ".git")) {
 		return "the command writes inside .git, whose files are not ordinary files of the workdir: " + clip(target)
 	}
 	if fi, err := os.Stat(real); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {

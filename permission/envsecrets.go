@@ -48,20 +48,22 @@ func (g *Gate) withEnvSecrets() *Gate {
 // for each word made a line of 200 file names take seconds to decide.
 func (g *Gate) withSecretSet() *Gate {
 	c := *g
-	c.secretSet = pathmatch.NewSet(g.secrets)
-	c.line = &lineLookups{resolved: map[string]string{}, kernelDirs: map[string][]string{}, secretWord: map[string]bool{}}
+	fs := pathmatch.NewLookups()
+	c.secretSet = fs.NewSet(g.secrets)
+	c.line = &lineLookups{fs: fs, resolved: map[string]string{}, kernelDirs: map[string][]string{}, secretWord: map[string]bool{}}
 	return &c
 }
 
 // lineLookups holds, for the checks of one bash line, what they look up
-// on the file system again and again: the paths resolved through symbolic
-// links, the line's directories as the kernel resolves them, and which
-// words name a secret. The checks of one line see the file system as it
+// on the file system again and again: the names the walks of paths met
+// (fs), the paths resolved through symbolic links, the line's directories
+// as the kernel resolves them, and which words name a secret. The checks of one line see the file system as it
 // is when the line is decided, once; a word checked by several of them
 // (each argument is checked as a path, then as a format, then as a piece
 // of printed text) costs one walk of its path. The mutex keeps a gate
 // safe should a check ever run beside another.
 type lineLookups struct {
+	fs         *pathmatch.Lookups
 	mu         sync.Mutex
 	resolved   map[string]string
 	kernelDirs map[string][]string
@@ -74,7 +76,7 @@ func (g *Gate) resolve(p string) string {
 	if g.line == nil {
 		return pathmatch.Resolve(p)
 	}
-	return cached(&g.line.mu, g.line.resolved, p, func() string { return pathmatch.Resolve(p) })
+	return cached(&g.line.mu, g.line.resolved, p, func() string { return g.line.fs.Resolve(p) })
 }
 
 // cached returns m[key], set to look() first when m holds no key; mu
@@ -102,4 +104,13 @@ func (g *Gate) hitsSecretLocation(target string, ancestors bool) bool {
 		return g.secretSet.HitsResolved(target, g.resolve(target), ancestors)
 	}
 	return pathmatch.Hits(target, g.secrets, ancestors)
+}
+
+// lookups returns the file system lookups of g's bash line; nil (each
+// name looked up afresh) outside one.
+func (g *Gate) lookups() *pathmatch.Lookups {
+	if g.line == nil {
+		return nil
+	}
+	return g.line.fs
 }

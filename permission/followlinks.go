@@ -280,7 +280,7 @@ func (w *linkWalk) secretPaths(g *Gate) []string {
 	if w.secrets == nil {
 		w.secrets = []string{}
 		for _, s := range g.secrets {
-			for _, p := range []string{s, pathmatch.Resolve(s)} {
+			for _, p := range []string{s, g.lookups().Resolve(s)} {
 				if _, err := os.Lstat(p); err == nil {
 					w.secrets = append(w.secrets, p)
 				}
@@ -298,7 +298,7 @@ func (w *linkWalk) secretPaths(g *Gate) []string {
 // seen; it reports true when the budget runs out: what it could not look
 // at may hold such a link.
 func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
-	real := pathmatch.ResolveFrom(root, cwd)
+	real := g.lookups().ResolveFrom(root, cwd)
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 		return false
 	}
@@ -306,14 +306,14 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 		// to is resolved already: what hitsSecret resolves again for
 		// each of thousands of links is looked up against the secrets
 		// resolved once.
-		to := pathmatch.ResolveFrom(p, cwd)
+		to := g.lookups().ResolveFrom(p, cwd)
 		if g.hitsSecretLocation(to, false) || pathmatch.Hits(to, w.secretPaths(g), false) ||
 			secretpaths.IsProcSecret(filepath.ToSlash(to), false) {
 			return "", true
 		}
 		if raw, err := os.Readlink(p); err == nil && strings.ContainsAny(raw, "fdst") &&
 			(strings.Contains(raw, "/fd") || strings.Contains(raw, "/std") || strings.Contains(raw, "proc")) &&
-			pathmatch.ThroughDescriptor(p, cwd, true) {
+			g.lookups().ThroughDescriptor(p, cwd, true) {
 			return "", true // a link to /dev/fd/3: any directory the line opened
 		}
 		if fi, err := os.Stat(to); err == nil && fi.IsDir() {
@@ -573,7 +573,7 @@ func (g *Gate) descriptorTree(a *shellscan.Analysis) string {
 	for _, c := range a.Commands {
 		for _, w := range c.Args {
 			for _, dir := range a.Dirs {
-				if target := g.absTarget(dir, w); target != "" && pathmatch.ThroughDescriptor(target, g.cwdOf(dir), true) {
+				if target := g.absTarget(dir, w); target != "" && g.lookups().ThroughDescriptor(target, g.cwdOf(dir), true) {
 					return w
 				}
 			}

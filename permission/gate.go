@@ -569,7 +569,7 @@ func (g *Gate) fileInGitDir(call Call) string {
 	if gitDirComponent(p) {
 		return p
 	}
-	if target := g.absTarget("", p); target != "" && gitDirComponent(pathmatch.Resolve(target)) {
+	if target := g.absTarget("", p); target != "" && gitDirComponent(g.lookups().Resolve(target)) {
 		return p
 	}
 	return ""

@@ -35,7 +35,7 @@ func (g *Gate) linkedPrograms(a *shellscan.Analysis) string {
 				}
 			}
 		} else if p := g.pathFinds(c.Name); p != "" && g.workdir != "" &&
-			pathmatch.Within(pathmatch.Resolve(filepath.Dir(p)), pathmatch.Resolve(g.workdir)) {
+			pathmatch.Within(g.lookups().Resolve(filepath.Dir(p)), g.lookups().Resolve(g.workdir)) {
 			files = append(files, p)
 		}
 		judged := shellscan.ProgramName(c.Name)

@@ -271,7 +271,7 @@ func (g *Gate) jsConfigUnsound(a *shellscan.Analysis) string {
 				if target == "" {
 					return name + " runs in an unknown directory, whose settings files the gate cannot read"
 				}
-				for _, start := range []string{filepath.Clean(target), pathmatch.Resolve(target)} {
+				for _, start := range []string{filepath.Clean(target), g.lookups().Resolve(target)} {
 					if why := g.jsConfigAbove(name, start, files, home); why != "" {
 						return why
 					}

@@ -94,7 +94,7 @@ func (g *Gate) ownProgram(a *shellscan.Analysis, p string) bool {
 	if !strings.Contains(p, "/") || g.workdir == "" {
 		return false
 	}
-	root := pathmatch.Resolve(g.workdir)
+	root := g.lookups().Resolve(g.workdir)
 	for _, d := range a.Dirs {
 		target := g.absTarget(d, p)
 		if target == "" {

@@ -64,7 +64,7 @@ func (g *Gate) fileSecretRead(call Call) string {
 	if e := g.withEnvSecrets(); e != g {
 		creds = append(creds, e.secrets[len(g.secrets):]...)
 	}
-	for _, t := range []string{filepath.Clean(target), pathmatch.Resolve(target)} {
+	for _, t := range []string{filepath.Clean(target), g.lookups().Resolve(target)} {
 		if pathmatch.Within(t, g.workdir) &&
 			(secretpaths.IsProcSecret(filepath.ToSlash(t), tree) || pathmatch.Hits(t, creds, tree)) {
 			return p
@@ -258,7 +258,7 @@ func (g *Gate) namesSecretFrom(kdirs []string, p string) bool {
 			continue
 		}
 		resolved := g.resolve(target)
-		if g.hitsSecretLocation(target, false) || pathmatch.ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) ||
+		if g.hitsSecretLocation(target, false) || g.lookups().ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) ||
 			secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) || secretpaths.IsProcSecret(filepath.ToSlash(resolved), false) {
 			return true
 		}
@@ -287,7 +287,7 @@ func (g *Gate) kernelDirsOf(dirs []string) []string {
 		if cwd == "" || g.workdir == "" {
 			continue
 		}
-		if r := pathmatch.ResolveFrom(cwd, g.workdir); r != cwd && r != "" && !slices.Contains(out, r) {
+		if r := g.lookups().ResolveFrom(cwd, g.workdir); r != cwd && r != "" && !slices.Contains(out, r) {
 			if len(out) == len(dirs) {
 				out = slices.Clone(dirs)
 			}
@@ -387,15 +387,15 @@ func (g *Gate) hitsSecret(target, cwd string, tree bool) bool {
 	}
 	// Beneath a file descriptor, which may be any directory the line
 	// opened (cat /dev/fd/3/home/.ssh/id_ed25519 3<..).
-	if pathmatch.ThroughDescriptor(target, cwd, false) || g.throughOtherCwd(target, tree) {
+	if g.lookups().ThroughDescriptor(target, cwd, false) || g.throughOtherCwd(target, tree) {
 		return true
 	}
 	// Through a link to /proc/self/cwd, as the command, in cwd, opens it.
-	from := pathmatch.ResolveFrom(target, cwd)
+	from := g.lookups().ResolveFrom(target, cwd)
 	if g.hitsSecretLocation(from, tree) {
 		return true
 	}
-	for _, c := range []string{filepath.Clean(target), pathmatch.Resolve(target), from} {
+	for _, c := range []string{filepath.Clean(target), g.lookups().Resolve(target), from} {
 		if c = filepath.ToSlash(c); secretpaths.IsProcSecret(c, tree) {
 			return true
 		}

@@ -749,7 +749,7 @@ func (g *Gate) tailMaySecret(tail string) bool {
 	for _, t := range pathmatch.BraceWords(tail) {
 		t = pathmatch.FoldName(t)
 		for _, s := range g.secrets {
-			for _, s := range []string{s, pathmatch.Resolve(s)} {
+			for _, s := range []string{s, g.lookups().Resolve(s)} {
 				s = pathmatch.FoldName(s)
 				if suffixMatches(t, s) {
 					return true
@@ -903,12 +903,12 @@ func (g *Gate) projectLinks(a *shellscan.Analysis) ([]projectLink, bool) {
 	var queue []string
 	for _, d := range a.Dirs {
 		if cwd := g.cwdOf(d); cwd != "" {
-			queue = append(queue, pathmatch.ResolveFrom(cwd, g.workdir))
+			queue = append(queue, g.lookups().ResolveFrom(cwd, g.workdir))
 		}
 	}
 	w := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
 	_, complete := w.walk(queue, func(p string) (string, bool) {
-		links = append(links, projectLink{name: filepath.Base(p), to: pathmatch.ResolveFrom(p, g.workdir)})
+		links = append(links, projectLink{name: filepath.Base(p), to: g.lookups().ResolveFrom(p, g.workdir)})
 		return "", false
 	})
 	return links, complete

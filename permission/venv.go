@@ -64,13 +64,13 @@ func (g *Gate) venvUnsound(a *shellscan.Analysis, acc shellscan.Access) string {
 	if reason := g.envRedirects(); reason != "" {
 		return why + reason
 	}
-	root := pathmatch.Resolve(g.workdir)
+	root := g.lookups().Resolve(g.workdir)
 	if acc.Lookup {
 		prog, reason := g.lookPath(acc.Path, root)
 		if reason != "" {
 			return acc.Path + " " + reason
 		}
-		if reason := g.writesInto(a, pathmatch.Resolve(filepath.Dir(filepath.Dir(prog)))); reason != "" {
+		if reason := g.writesInto(a, g.lookups().Resolve(filepath.Dir(filepath.Dir(prog)))); reason != "" {
 			return why + reason
 		}
 		if reason := venvProgram(prog, root); reason != "" {
@@ -87,7 +87,7 @@ func (g *Gate) venvUnsound(a *shellscan.Analysis, acc shellscan.Access) string {
 			return why + "names its virtual environment through \"..\""
 		}
 		target = filepath.Clean(target)
-		if reason := g.writesInto(a, pathmatch.Resolve(filepath.Dir(filepath.Dir(target)))); reason != "" {
+		if reason := g.writesInto(a, g.lookups().Resolve(filepath.Dir(filepath.Dir(target)))); reason != "" {
 			return why + reason
 		}
 		if reason := venvProgram(target, root); reason != "" {
@@ -112,12 +112,12 @@ func (g *Gate) writesInto(a *shellscan.Analysis, env string) string {
 			}
 			if w.Pattern {
 				target = pathmatch.LiteralDir(target)
-				if r := pathmatch.Resolve(target); pathmatch.Within(r, env) || pathmatch.Within(env, r) {
+				if r := g.lookups().Resolve(target); pathmatch.Within(r, env) || pathmatch.Within(env, r) {
 					return "is run by a line that writes paths named by a pattern that may lie in its virtual environment: " + clip(w.Path)
 				}
 				continue
 			}
-			r := pathmatch.Resolve(target)
+			r := g.lookups().Resolve(target)
 			if pathmatch.Within(r, env) && !(w.Unknown && r == env) {
 				return "is run by a line that writes into its virtual environment: " + clip(w.Path)
 			}
@@ -363,7 +363,7 @@ func (g *Gate) uvConfigUnsound(a *shellscan.Analysis) string {
 		if target == "" {
 			return "uv pip runs in an unknown directory, whose uv settings the gate cannot read"
 		}
-		for d := pathmatch.Resolve(target); ; d = filepath.Dir(d) {
+		for d := g.lookups().Resolve(target); ; d = filepath.Dir(d) {
 			for _, name := range []string{"uv.toml", "pyproject.toml"} {
 				p := filepath.Join(d, name)
 				b, err := readNoWait(p, maxRecipeBytes)
@@ -435,7 +435,7 @@ func (g *Gate) lookPath(name, root string) (string, string) {
 			}
 			return filepath.Join(rdir, name), ""
 		}
-		if pathmatch.Within(pathmatch.Resolve(dir), root) {
+		if pathmatch.Within(g.lookups().Resolve(dir), root) {
 			return "", outside + ", and PATH has a directory in the workdir before it, where the line may write one: " + clip(dir)
 		}
 	}

@@ -6,7 +6,6 @@
 package pathmatch
 
 import (
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -55,10 +54,13 @@ type Set struct {
 }
 
 // NewSet returns protected prepared for [Set.Hits].
-func NewSet(protected []string) *Set {
+func NewSet(protected []string) *Set { return newSet(nil, protected) }
+
+// newSet is NewSet, resolving through l.
+func newSet(l *Lookups, protected []string) *Set {
 	s := &Set{forms: make([]string, 0, 2*len(protected))}
 	for _, prot := range protected {
-		s.forms = append(s.forms, foldName(prot), foldName(Resolve(prot)))
+		s.forms = append(s.forms, foldName(prot), foldName(l.Resolve(prot)))
 	}
 	return s
 }
@@ -467,11 +469,14 @@ func Resolve(p string) string { return ResolveFrom(p, "") }
 // /proc/self/cwd/.. is the parent of the directory a command runs in,
 // not of the gate's), and what lies beneath its fd directory, or beneath
 // the cwd of a process named by its number, is taken lexically. With cwd "" it is Resolve.
-func ResolveFrom(p, cwd string) string {
+func ResolveFrom(p, cwd string) string { return resolveFrom(nil, p, cwd) }
+
+// resolveFrom is ResolveFrom, looking names up through l.
+func resolveFrom(l *Lookups, p, cwd string) string {
 	if !filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
-	w := linkWalk{cwd: cwd, stopAtMissing: true}
+	w := linkWalk{cwd: cwd, stopAtMissing: true, lookups: l}
 	if filepath.IsAbs(cwd) {
 		w.visit = func(cur, c string, _ []string) walkStep {
 			switch {
@@ -514,7 +519,10 @@ func ResolveFrom(p, cwd string) string {
 // the descriptor counts too (grep -R x /dev/fd/3 reads the tree the
 // descriptor is), but for standard output and error, which a line writes
 // (tar czf /dev/stdout .) and which are seldom a directory.
-func ThroughDescriptor(p, cwd string, at bool) bool {
+func ThroughDescriptor(p, cwd string, at bool) bool { return throughDescriptor(nil, p, cwd, at) }
+
+// throughDescriptor is ThroughDescriptor, looking names up through l.
+func throughDescriptor(l *Lookups, p, cwd string, at bool) bool {
 	if !filepath.IsAbs(p) {
 		return false
 	}
@@ -523,7 +531,8 @@ func ThroughDescriptor(p, cwd string, at bool) bool {
 		min = 1
 	}
 	w := linkWalk{
-		cwd: cwd,
+		cwd:     cwd,
+		lookups: l,
 		// The caller's own descriptors and directories lead where the
 		// caller's do, not the command's.
 		keepProcLinks: true,
@@ -573,6 +582,8 @@ type linkWalk struct {
 	// keepProcLinks steps into a link within a process's directory in
 	// /proc (counting it) as it is written, not to where it leads.
 	keepProcLinks bool
+	// lookups, when set, remembers the names the walk looks up.
+	lookups *Lookups
 }
 
 // run walks the absolute path p. It returns the directory the walk
@@ -613,17 +624,17 @@ func (w linkWalk) run(p string) (cur string, rest []string, stopped bool) {
 			continue
 		}
 		next := filepath.Join(cur, c)
-		fi, err := os.Lstat(next)
-		if err != nil && w.stopAtMissing {
+		n := w.lookups.look(next)
+		if n.missing && w.stopAtMissing {
 			return cur, append([]string{c}, rest...), true
 		}
-		if err != nil || fi.Mode()&fs.ModeSymlink == 0 || links >= maxSymlinks {
+		if n.missing || !n.link || links >= maxSymlinks {
 			cur = next
 			continue
 		}
 		links++
-		to, err := os.Readlink(next)
-		if err != nil || w.keepProcLinks && procDir(cur) {
+		to := n.to
+		if n.toErr || w.keepProcLinks && procDir(cur) {
 			cur = next
 			continue
 		}

@@ -1,0 +1,76 @@
+package pathmatch
+
+import (
+	"io/fs"
+	"os"
+	"sync"
+)
+
+// Lookups remembers what the walks of paths found on the file system:
+// which names exist, which are symbolic links and where those lead. A
+// caller that resolves many paths at one moment (the checks of one bash
+// line resolve every word and every protected path, most of them beneath
+// the same few directories) walks each directory once. Like a [Set],
+// Lookups are for one decision, not to keep across changes of the file
+// system. A nil *Lookups looks each name up afresh. Lookups are safe for
+// concurrent use.
+type Lookups struct {
+	mu    sync.Mutex
+	names map[string]nameLookup
+}
+
+// nameLookup is what Lstat and Readlink said of one name.
+type nameLookup struct {
+	missing bool   // Lstat failed
+	link    bool   // a symbolic link
+	to      string // its target, when Readlink succeeded
+	toErr   bool   // Readlink failed
+}
+
+// NewLookups returns empty Lookups.
+func NewLookups() *Lookups {
+	return &Lookups{names: map[string]nameLookup{}}
+}
+
+// look returns what the file system says of the absolute path p, asking
+// it once for l.
+func (l *Lookups) look(p string) nameLookup {
+	if l != nil {
+		l.mu.Lock()
+		n, ok := l.names[p]
+		l.mu.Unlock()
+		if ok {
+			return n
+		}
+	}
+	var n nameLookup
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		n.missing = true
+	case fi.Mode()&fs.ModeSymlink != 0:
+		n.link = true
+		to, err := os.Readlink(p)
+		n.to, n.toErr = to, err != nil
+	}
+	if l != nil {
+		l.mu.Lock()
+		l.names[p] = n
+		l.mu.Unlock()
+	}
+	return n
+}
+
+// Resolve is [Resolve] through l.
+func (l *Lookups) Resolve(p string) string { return l.ResolveFrom(p, "") }
+
+// ResolveFrom is [ResolveFrom] through l.
+func (l *Lookups) ResolveFrom(p, cwd string) string { return resolveFrom(l, p, cwd) }
+
+// ThroughDescriptor is [ThroughDescriptor] through l.
+func (l *Lookups) ThroughDescriptor(p, cwd string, at bool) bool {
+	return throughDescriptor(l, p, cwd, at)
+}
+
+// NewSet is [NewSet] through l.
+func (l *Lookups) NewSet(protected []string) *Set { return newSet(l, protected) }
