@@ -681,6 +681,9 @@ func OtherProcessCwd(p string) (string, bool) {
 // task's directory in /proc: /proc/<pid>, /proc/self, /proc/thread-self,
 // or one of those followed by /task/<tid>.
 func procDir(p string) bool {
+	if !strings.Contains(p, "proc") {
+		return false // the walks ask of every directory they pass
+	}
 	parts := splitComponents(p)
 	if len(parts) != 2 && len(parts) != 4 || parts[0] != "proc" || !IsProcess(parts[1]) {
 		return false
