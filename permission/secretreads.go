@@ -4,6 +4,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -245,7 +246,7 @@ func (g *Gate) namesSecretWord(dirs []string, p string) bool {
 	if g.line == nil {
 		return g.namesSecretFrom(kdirs, p)
 	}
-	key := strings.Join(kdirs, "\x00") + "\x00\x00" + p
+	key := dirsKey(kdirs) + strconv.Quote(p)
 	return cached(&g.line.mu, g.line.secretWord, key, func() bool { return g.namesSecretFrom(kdirs, p) })
 }
 
@@ -276,7 +277,18 @@ func (g *Gate) kernelDirs(dirs []string) []string {
 	if g.line == nil {
 		return g.kernelDirsOf(dirs)
 	}
-	return cached(&g.line.mu, g.line.kernelDirs, strings.Join(dirs, "\x00"), func() []string { return g.kernelDirsOf(dirs) })
+	return cached(&g.line.mu, g.line.kernelDirs, dirsKey(dirs), func() []string { return g.kernelDirsOf(dirs) })
+}
+
+// dirsKey returns a key of the line's lookups for dirs: each quoted, so
+// that no two lists and words make one key (a word may hold any byte).
+func dirsKey(dirs []string) string {
+	var b strings.Builder
+	for _, d := range dirs {
+		b.WriteString(strconv.Quote(d))
+		b.WriteByte(',')
+	}
+	return b.String()
 }
 
 // kernelDirsOf is kernelDirs, looked up afresh.
