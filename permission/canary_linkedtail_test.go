@@ -130,10 +130,12 @@ func TestCanaryLinkedWhole(t *testing.T) {
 }
 
 // runIn runs line in real bash in wd with home's environment and env
-// and returns what it printed.
+// and returns what it printed. A line gets a minute: round caps' loop
+// of 90 cat processes ran past 20 s once, beside a CI run, and printed
+// nothing.
 func runIn(t *testing.T, home, wd, line string, env ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", line)
 	cmd.Dir = wd
