@@ -165,3 +165,37 @@ func BenchmarkFilePolicyCheck(b *testing.B) {
 		}
 	}
 }
+
+// repoLines are lines an agent runs in a real repository: names listed
+// by one command and read by another make the gate walk the project for
+// links (see BenchmarkGateBashInRepo).
+var repoLines = map[string]string{
+	"status":  "git status",
+	"grep-r":  "grep -rn TODO .",
+	"listed":  "find . -name '*.go' | xargs grep -l TODO",
+	"catsubs": "cat $(git ls-files '*.md')",
+}
+
+// BenchmarkGateBashInRepo is BenchmarkGateBash with this module's own
+// tree (a few thousand files, read only) as the workdir, so that the
+// walks of the project (its links, a tree a line reads) cost what they
+// cost in a real repository.
+func BenchmarkGateBashInRepo(b *testing.B) {
+	wd, err := filepath.Abs("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	allow := PolicyFunc(func(context.Context, Call) (Verdict, error) { return Verdict{Decision: Allow}, nil })
+	g := NewGate(GateOptions{Policy: allow, Workdir: wd, HomeDir: b.TempDir(),
+		Protected: []string{filepath.Join(wd, ".git", "config"), filepath.Join(wd, ".git", "hooks")}})
+	for name, line := range repoLines {
+		in, _ := json.Marshal(map[string]string{"command": line})
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := g.Decide(context.Background(), Call{Name: "bash", Input: in}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
