@@ -269,6 +269,8 @@ func storesLinks(name string, args []string) bool {
 type linkWalk struct {
 	budget int
 	seen   map[string]bool
+	// dirs reads the directories, once a line (see [Gate.lookups]).
+	dirs *pathmatch.Lookups
 	// secrets are the gate's secret locations, as named and resolved,
 	// once worked out (see secretPaths).
 	secrets []string
@@ -346,7 +348,7 @@ func (w *linkWalk) walk(queue []string, atLink func(p string) (next string, stop
 			continue
 		}
 		w.seen[d] = true
-		entries, err := os.ReadDir(d)
+		entries, err := w.dirs.ReadDir(d)
 		if err != nil {
 			continue
 		}
@@ -433,7 +435,7 @@ func onlyWraps(cmds []shellscan.Command, i int) bool {
 // reads, with a command that follows symbolic links, that holds a link to
 // a secret (see linkedSecret); "" when there is none.
 func (g *Gate) secretThroughLinks(a *shellscan.Analysis) string {
-	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
+	walk := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}, dirs: g.lookups()}
 	// A tree copied with its links, when it holds a link to a secret:
 	// the copy, which another command of the line may read, holds one
 	// too. A copy alone reads no secret (cp -r sub t, round 84's

@@ -46,6 +46,10 @@ func TestGateLooksUpEachLineAfresh(t *testing.T) {
 		{"d", "doc", "cat d/id_rsa", permission.Allow},
 		{"d", "../.ssh", "cat $(date +d/notes)", permission.Ask},
 		{"d", "doc", "cat $(date +d/notes)", permission.Allow},
+		// The project's links, walked for names a command lists.
+		{"k", "doc/notes", "ls | xargs cat", permission.Allow},
+		{"k", "../.ssh/id_rsa", "ls | xargs cat", permission.Ask},
+		{"k", "doc/notes", "ls | xargs cat", permission.Allow},
 	}
 	for i, s := range steps {
 		point(s.link, s.to)

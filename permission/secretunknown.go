@@ -906,7 +906,7 @@ func (g *Gate) projectLinks(a *shellscan.Analysis) ([]projectLink, bool) {
 			queue = append(queue, g.lookups().ResolveFrom(cwd, g.workdir))
 		}
 	}
-	w := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}}
+	w := &linkWalk{budget: maxLinkWalk, seen: map[string]bool{}, dirs: g.lookups()}
 	_, complete := w.walk(queue, func(p string) (string, bool) {
 		links = append(links, projectLink{name: filepath.Base(p), to: g.lookups().ResolveFrom(p, g.workdir)})
 		return "", false

@@ -17,6 +17,13 @@ import (
 type Lookups struct {
 	mu    sync.Mutex
 	names map[string]nameLookup
+	dirs  map[string]dirLookup
+}
+
+// dirLookup is what ReadDir said of one directory.
+type dirLookup struct {
+	entries []fs.DirEntry
+	err     error
 }
 
 // nameLookup is what Lstat and Readlink said of one name.
@@ -29,7 +36,7 @@ type nameLookup struct {
 
 // NewLookups returns empty Lookups.
 func NewLookups() *Lookups {
-	return &Lookups{names: map[string]nameLookup{}}
+	return &Lookups{names: map[string]nameLookup{}, dirs: map[string]dirLookup{}}
 }
 
 // look returns what the file system says of the absolute path p, asking
@@ -59,6 +66,24 @@ func (l *Lookups) look(p string) nameLookup {
 		l.mu.Unlock()
 	}
 	return n
+}
+
+// ReadDir is [os.ReadDir] of the directory dir, read once for l: the
+// entries it returns are shared, not to be changed.
+func (l *Lookups) ReadDir(dir string) ([]fs.DirEntry, error) {
+	if l == nil {
+		return os.ReadDir(dir)
+	}
+	l.mu.Lock()
+	d, ok := l.dirs[dir]
+	l.mu.Unlock()
+	if !ok {
+		d.entries, d.err = os.ReadDir(dir)
+		l.mu.Lock()
+		l.dirs[dir] = d
+		l.mu.Unlock()
+	}
+	return d.entries, d.err
 }
 
 // Resolve is [Resolve] through l.

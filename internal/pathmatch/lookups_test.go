@@ -77,4 +77,29 @@ func TestLookupsAnswerAsTheFunctions(t *testing.T) {
 	if got := none.Resolve(key); got != want {
 		t.Errorf("nil Lookups.Resolve = %q, want %q", got, want)
 	}
+
+	// A directory is read once: a name made after the first read is not
+	// among the entries.
+	list := func(l *pathmatch.Lookups) int {
+		t.Helper()
+		entries, err := l.ReadDir(filepath.Join(cwd, "sub"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	fresh := pathmatch.NewLookups()
+	n := list(fresh)
+	if err := os.WriteFile(filepath.Join(cwd, "sub", "new"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(fresh); got != n {
+		t.Errorf("Lookups.ReadDir after a change: %d entries, want the %d it read", got, n)
+	}
+	if got := list(pathmatch.NewLookups()); got != n+1 {
+		t.Errorf("fresh Lookups.ReadDir: %d entries, want %d", got, n+1)
+	}
+	if got := list(nil); got != n+1 {
+		t.Errorf("nil Lookups.ReadDir: %d entries, want %d", got, n+1)
+	}
 }
