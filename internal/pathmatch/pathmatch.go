@@ -93,8 +93,13 @@ var braceGroup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // holding one). The match errs on the side of matching: brace groups match
 // anything within a segment, and a malformed pattern matches.
 func PatternHits(target string, protected []string, ancestors bool) bool {
+	return patternHits(nil, target, protected, ancestors)
+}
+
+// patternHits is PatternHits, resolving the protected paths through l.
+func patternHits(l *Lookups, target string, protected []string, ancestors bool) bool {
 	for _, alt := range braceWords(target, maxBraceAlternatives) {
-		if globHits(alt, protected, ancestors) {
+		if globHits(l, alt, protected, ancestors) {
 			return true
 		}
 	}
@@ -207,7 +212,7 @@ func splitTopLevel(body string) []string {
 }
 
 // globHits is PatternHits for a pattern without brace alternatives.
-func globHits(target string, protected []string, ancestors bool) bool {
+func globHits(l *Lookups, target string, protected []string, ancestors bool) bool {
 	pat := splitPath(filepath.ToSlash(target))
 	for i, s := range pat {
 		for braceGroup().MatchString(s) {
@@ -216,7 +221,7 @@ func globHits(target string, protected []string, ancestors bool) bool {
 		pat[i] = s
 	}
 	for _, prot := range protected {
-		for _, pp := range []string{prot, Resolve(prot)} {
+		for _, pp := range []string{prot, l.Resolve(prot)} {
 			segs := splitPath(filepath.ToSlash(pp))
 			n := min(len(pat), len(segs))
 			ok := true
