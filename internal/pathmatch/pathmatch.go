@@ -220,6 +220,15 @@ func globHits(l *Lookups, target string, protected []string, ancestors bool) boo
 		}
 		pat[i] = s
 	}
+	// Each segment's matchers, as written and folded, compiled on first
+	// use and kept for every protected path.
+	matchers := make([]func(string) bool, 2*len(pat))
+	match := func(k int, p, name string) bool {
+		if matchers[k] == nil {
+			matchers[k] = segmentMatchFunc(p)
+		}
+		return matchers[k](name)
+	}
 	for _, prot := range protected {
 		for _, pp := range []string{prot, l.Resolve(prot)} {
 			segs := splitPath(filepath.ToSlash(pp))
@@ -228,7 +237,7 @@ func globHits(l *Lookups, target string, protected []string, ancestors bool) boo
 			for i := range n {
 				// a segment without glob characters reaches the file
 				// system as written, which may fold its case
-				if !segmentMatch(pat[i], segs[i]) && !segmentMatch(foldName(pat[i]), foldName(segs[i])) {
+				if !match(2*i, pat[i], segs[i]) && !match(2*i+1, foldName(pat[i]), foldName(segs[i])) {
 					ok = false
 					break
 				}
@@ -245,13 +254,18 @@ func globHits(l *Lookups, target string, protected []string, ancestors bool) boo
 // segment, as bash matches it without dotglob: a leading dot only matches
 // a pattern that does not start with *, ? or [. Classes are bash's: "[!x]"
 // and "[^x]" both negate (path.Match would read "!" as a member).
-func segmentMatch(pat, name string) bool {
+func segmentMatch(pat, name string) bool { return segmentMatchFunc(pat)(name) }
+
+// segmentMatchFunc returns segmentMatch for pat, compiled once.
+func segmentMatchFunc(pat string) func(name string) bool {
 	if strings.Contains(pat, "[:") || strings.Contains(pat, "[=") || strings.Contains(pat, "[.") {
 		// bash's [[:alpha:]], [[=a=]] and [[.a.]], which the glob
 		// engine does not read
-		return !strings.HasPrefix(name, ".") || pat == "" || pat[0] != '*' && pat[0] != '?' && pat[0] != '['
+		return func(name string) bool {
+			return !strings.HasPrefix(name, ".") || pat == "" || pat[0] != '*' && pat[0] != '?' && pat[0] != '['
+		}
 	}
-	return segmentMatcher(pat)(name)
+	return segmentMatcher(pat)
 }
 
 // segmentMatcher compiles pat once: its function reports whether pat may
