@@ -706,8 +706,13 @@ func (g *Gate) outsideOrdinary(target string, mode shellscan.Mode) string {
 
 // hitsProtected reports whether target, lexically or resolved through
 // symbolic links and "..", names a protected path or lies beneath one;
-// with ancestors, also whether it names a directory holding one.
+// with ancestors, also whether it names a directory holding one. In a
+// bash line's checks the protected paths are resolved once a line, not
+// once a path the line writes.
 func (g *Gate) hitsProtected(target string, ancestors bool) bool {
+	if g.line != nil {
+		return g.line.protected.HitsResolved(target, g.resolve(target), ancestors)
+	}
 	return pathmatch.Hits(target, g.protected, ancestors)
 }
 
@@ -715,7 +720,7 @@ func (g *Gate) hitsProtected(target string, ancestors bool) bool {
 // protected path or a path beneath one (with ancestors, also a directory
 // holding one); see [pathmatch.PatternHits].
 func (g *Gate) patternHits(target string, ancestors bool) bool {
-	return pathmatch.PatternHits(target, g.protected, ancestors)
+	return g.lookups().PatternHits(target, g.protected, ancestors)
 }
 
 // writeDirs are the directories the paths a's line writes are taken from

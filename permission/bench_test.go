@@ -23,6 +23,11 @@ var benchLines = map[string]string{
 	// A line naming many files, each checked against every secret
 	// location.
 	"files200": "wc -l" + manyFiles(200),
+	// A line writing many files, each checked against every protected
+	// path, and one reading through patterns, each checked against every
+	// secret location.
+	"writes200": "touch" + manyFiles(200),
+	"patterns":  "cat src/*/a*.go src/*/b*.go src/*/c*.go src/*/d*.go src/*/e*.go src/*/f*.go src/*/g*.go src/*/h*.go",
 }
 
 // manyFiles returns n file names, each after a blank.

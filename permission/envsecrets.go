@@ -38,7 +38,7 @@ func (g *Gate) withEnvSecrets() *Gate {
 	}
 	c := *g
 	c.secrets = append(slices.Clip(g.secrets), extra...)
-	c.secretSet = nil
+	c.secretSet, c.line = nil, nil // both were made for g's secrets
 	return &c
 }
 
@@ -50,13 +50,15 @@ func (g *Gate) withSecretSet() *Gate {
 	c := *g
 	fs := pathmatch.NewLookups()
 	c.secretSet = fs.NewSet(g.secrets)
-	c.line = &lineLookups{fs: fs, resolved: map[string]string{}, kernelDirs: map[string][]string{}, secretWord: map[string]bool{}}
+	c.line = &lineLookups{fs: fs, protected: fs.NewSet(g.protected),
+		resolved: map[string]string{}, kernelDirs: map[string][]string{}, secretWord: map[string]bool{}}
 	return &c
 }
 
 // lineLookups holds, for the checks of one bash line, what they look up
 // on the file system again and again: the names the walks of paths met
-// (fs), the paths resolved through symbolic links, the line's directories
+// (fs), the protected paths prepared for [pathmatch.Set.Hits] (protected),
+// the paths resolved through symbolic links, the line's directories
 // as the kernel resolves them, and which words name a secret. The checks of one line see the file system as it
 // is when the line is decided, once; a word checked by several of them
 // (each argument is checked as a path, then as a format, then as a piece
@@ -64,6 +66,7 @@ func (g *Gate) withSecretSet() *Gate {
 // safe should a check ever run beside another.
 type lineLookups struct {
 	fs         *pathmatch.Lookups
+	protected  *pathmatch.Set
 	mu         sync.Mutex
 	resolved   map[string]string
 	kernelDirs map[string][]string

@@ -272,8 +272,10 @@ type linkWalk struct {
 	// dirs reads the directories, once a line (see [Gate.lookups]).
 	dirs *pathmatch.Lookups
 	// secrets are the gate's secret locations, as named and resolved,
-	// once worked out (see secretPaths).
-	secrets []string
+	// once worked out (see secretPaths), and secretSet the same prepared
+	// for [pathmatch.Set.Hits].
+	secrets   []string
+	secretSet *pathmatch.Set
 }
 
 // secretPaths returns the gate's secret locations that exist, as named
@@ -288,8 +290,17 @@ func (w *linkWalk) secretPaths(g *Gate) []string {
 				}
 			}
 		}
+		w.secretSet = g.lookups().NewSet(w.secrets)
 	}
 	return w.secrets
+}
+
+// hitsSecretPath reports whether the resolved path to names one of the
+// secret locations of secretPaths or lies beneath one: [pathmatch.Hits]
+// on them, each resolved once a walk, not once a link.
+func (w *linkWalk) hitsSecretPath(g *Gate, to string) bool {
+	w.secretPaths(g)
+	return w.secretSet.HitsResolved(to, g.resolve(to), false)
 }
 
 // linkedSecret reports whether the directory at root (as the line names
@@ -309,7 +320,7 @@ func (g *Gate) linkedSecret(root, cwd string, w *linkWalk) bool {
 		// each of thousands of links is looked up against the secrets
 		// resolved once.
 		to := g.lookups().ResolveFrom(p, cwd)
-		if g.hitsSecretLocation(to, false) || pathmatch.Hits(to, w.secretPaths(g), false) ||
+		if g.hitsSecretLocation(to, false) || w.hitsSecretPath(g, to) ||
 			secretpaths.IsProcSecret(filepath.ToSlash(to), false) {
 			return "", true
 		}

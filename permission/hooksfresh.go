@@ -27,6 +27,7 @@ func (g *Gate) withCurrentHooks() *Gate {
 	}
 	c := *g
 	c.protected = append(slices.Clip(g.protected), extra...)
+	c.line = nil // it holds g's protected paths, resolved
 	return &c
 }
 

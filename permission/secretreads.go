@@ -378,7 +378,7 @@ func (g *Gate) namesSecret(dirs []string, p string, pattern, tree bool) bool {
 			}
 			continue
 		}
-		if pathmatch.PatternHits(target, g.secrets, tree) || pathmatch.PatternHits(target, []string{"/proc"}, false) {
+		if g.lookups().PatternHits(target, g.secrets, tree) || pathmatch.PatternHits(target, []string{"/proc"}, false) {
 			return true
 		}
 		for _, m := range pathmatch.Glob(target) {

@@ -99,3 +99,8 @@ func (l *Lookups) ThroughDescriptor(p, cwd string, at bool) bool {
 
 // NewSet is [NewSet] through l.
 func (l *Lookups) NewSet(protected []string) *Set { return newSet(l, protected) }
+
+// PatternHits is [PatternHits] through l.
+func (l *Lookups) PatternHits(target string, protected []string, ancestors bool) bool {
+	return patternHits(l, target, protected, ancestors)
+}

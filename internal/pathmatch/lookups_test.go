@@ -55,6 +55,19 @@ func TestLookupsAnswerAsTheFunctions(t *testing.T) {
 			t.Errorf("Lookups.NewSet(…).Hits(%q) = %v, want %v", p, got, want)
 		}
 	}
+	// Patterns are matched against the secrets as written and resolved:
+	// work/keys resolves to home/.ssh.
+	for p, hits := range map[string]bool{
+		filepath.Join(dir, "home", ".s*", "id_*"): true, filepath.Join(dir, "h*", "{.ssh,x}"): true,
+		filepath.Join(cwd, "k?ys"): true, filepath.Join(dir, "*"): false, filepath.Join(cwd, "s*"): false,
+	} {
+		for _, anc := range []bool{false, true} {
+			got, want := l.PatternHits(p, secrets[1:], anc), pathmatch.PatternHits(p, secrets[1:], anc)
+			if got != want || !anc && got != hits {
+				t.Errorf("Lookups.PatternHits(%q, %v) = %v; PatternHits says %v, and without ancestors it hits: %v", p, anc, got, want, hits)
+			}
+		}
+	}
 
 	// Re-point keys: the Lookups made before keep their answer, fresh
 	// ones and the functions follow the link where it leads now.

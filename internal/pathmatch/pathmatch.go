@@ -93,8 +93,13 @@ var braceGroup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // holding one). The match errs on the side of matching: brace groups match
 // anything within a segment, and a malformed pattern matches.
 func PatternHits(target string, protected []string, ancestors bool) bool {
+	return patternHits(nil, target, protected, ancestors)
+}
+
+// patternHits is PatternHits, resolving the protected paths through l.
+func patternHits(l *Lookups, target string, protected []string, ancestors bool) bool {
 	for _, alt := range braceWords(target, maxBraceAlternatives) {
-		if globHits(alt, protected, ancestors) {
+		if globHits(l, alt, protected, ancestors) {
 			return true
 		}
 	}
@@ -207,7 +212,7 @@ func splitTopLevel(body string) []string {
 }
 
 // globHits is PatternHits for a pattern without brace alternatives.
-func globHits(target string, protected []string, ancestors bool) bool {
+func globHits(l *Lookups, target string, protected []string, ancestors bool) bool {
 	pat := splitPath(filepath.ToSlash(target))
 	for i, s := range pat {
 		for braceGroup().MatchString(s) {
@@ -215,15 +220,24 @@ func globHits(target string, protected []string, ancestors bool) bool {
 		}
 		pat[i] = s
 	}
+	// Each segment's matchers, as written and folded, compiled on first
+	// use and kept for every protected path.
+	matchers := make([]func(string) bool, 2*len(pat))
+	match := func(k int, p, name string) bool {
+		if matchers[k] == nil {
+			matchers[k] = segmentMatchFunc(p)
+		}
+		return matchers[k](name)
+	}
 	for _, prot := range protected {
-		for _, pp := range []string{prot, Resolve(prot)} {
+		for _, pp := range []string{prot, l.Resolve(prot)} {
 			segs := splitPath(filepath.ToSlash(pp))
 			n := min(len(pat), len(segs))
 			ok := true
 			for i := range n {
 				// a segment without glob characters reaches the file
 				// system as written, which may fold its case
-				if !segmentMatch(pat[i], segs[i]) && !segmentMatch(foldName(pat[i]), foldName(segs[i])) {
+				if !match(2*i, pat[i], segs[i]) && !match(2*i+1, foldName(pat[i]), foldName(segs[i])) {
 					ok = false
 					break
 				}
@@ -240,13 +254,18 @@ func globHits(target string, protected []string, ancestors bool) bool {
 // segment, as bash matches it without dotglob: a leading dot only matches
 // a pattern that does not start with *, ? or [. Classes are bash's: "[!x]"
 // and "[^x]" both negate (path.Match would read "!" as a member).
-func segmentMatch(pat, name string) bool {
+func segmentMatch(pat, name string) bool { return segmentMatchFunc(pat)(name) }
+
+// segmentMatchFunc returns segmentMatch for pat, compiled once.
+func segmentMatchFunc(pat string) func(name string) bool {
 	if strings.Contains(pat, "[:") || strings.Contains(pat, "[=") || strings.Contains(pat, "[.") {
 		// bash's [[:alpha:]], [[=a=]] and [[.a.]], which the glob
 		// engine does not read
-		return !strings.HasPrefix(name, ".") || pat == "" || pat[0] != '*' && pat[0] != '?' && pat[0] != '['
+		return func(name string) bool {
+			return !strings.HasPrefix(name, ".") || pat == "" || pat[0] != '*' && pat[0] != '?' && pat[0] != '['
+		}
 	}
-	return segmentMatcher(pat)(name)
+	return segmentMatcher(pat)
 }
 
 // segmentMatcher compiles pat once: its function reports whether pat may
