@@ -57,13 +57,14 @@ func (g *Gate) withSecretSet() *Gate {
 
 // lineLookups holds, for the checks of one bash line, what they look up
 // on the file system again and again: the names the walks of paths met
-// (fs), the protected paths prepared for [pathmatch.Set.Hits] (protected),
-// the paths resolved through symbolic links, the line's directories
-// as the kernel resolves them, and which words name a secret. The checks of one line see the file system as it
-// is when the line is decided, once; a word checked by several of them
-// (each argument is checked as a path, then as a format, then as a piece
-// of printed text) costs one walk of its path. The mutex keeps a gate
-// safe should a check ever run beside another.
+// (fs), the protected paths prepared for [pathmatch.Set.Hits]
+// (protected), the paths resolved through symbolic links, the line's
+// directories as the kernel resolves them, and which words name a
+// secret. The checks of one line see the file system as it is when the
+// line is decided, once; a word checked by several of them (each
+// argument is checked as a path, then as a format, then as a piece of
+// printed text) costs one walk of its path. The mutex keeps a gate safe
+// should a check ever run beside another.
 type lineLookups struct {
 	fs         *pathmatch.Lookups
 	protected  *pathmatch.Set
