@@ -711,7 +711,7 @@ func (g *Gate) outsideOrdinary(target string, mode shellscan.Mode) string {
 // once a path the line writes.
 func (g *Gate) hitsProtected(target string, ancestors bool) bool {
 	if g.line != nil {
-		return g.line.protected.HitsResolved(target, g.resolve(target), ancestors)
+		return g.line.protected.HitsResolved(target, g.lookups().Resolve(target), ancestors)
 	}
 	return pathmatch.Hits(target, g.protected, ancestors)
 }

@@ -38,7 +38,7 @@ func (g *Gate) withEnvSecrets() *Gate {
 	}
 	c := *g
 	c.secrets = append(slices.Clip(g.secrets), extra...)
-	c.secretSet, c.line = nil, nil // both were made for g's secrets
+	c.line = nil // made for g's secrets
 	return &c
 }
 
@@ -49,54 +49,25 @@ func (g *Gate) withEnvSecrets() *Gate {
 func (g *Gate) withSecretSet() *Gate {
 	c := *g
 	fs := pathmatch.NewLookups()
-	c.secretSet = fs.NewSet(g.secrets)
-	c.line = &lineLookups{fs: fs, protected: fs.NewSet(g.protected),
-		resolved: map[string]string{}, kernelDirs: map[string][]string{}, secretWord: map[string]bool{}}
+	c.line = &lineLookups{fs: fs, secrets: fs.NewSet(g.secrets), protected: fs.NewSet(g.protected), secretWord: map[string]bool{}}
 	return &c
 }
 
 // lineLookups holds, for the checks of one bash line, what they look up
 // on the file system again and again: the names the walks of paths met
-// (fs), the protected paths prepared for [pathmatch.Set.Hits]
-// (protected), the paths resolved through symbolic links, the line's
-// directories as the kernel resolves them, and which words name a
-// secret. The checks of one line see the file system as it is when the
-// line is decided, once; a word checked by several of them (each
-// argument is checked as a path, then as a format, then as a piece of
-// printed text) costs one walk of its path. The mutex keeps a gate safe
-// should a check ever run beside another.
+// and the directories they read (fs), the secret locations and the
+// protected paths prepared for [pathmatch.Set.Hits] once, and which words
+// name a secret (secretWord, keyed by the directories and the word; see
+// [Gate.namesSecretWord]). The checks of one line see the file system as
+// it is when the line is decided, once; a word checked by several of them
+// (each argument is checked as a path, then as a format, then as a piece
+// of printed text) costs one walk of its path. The mutex keeps a gate
+// safe should a check ever run beside another.
 type lineLookups struct {
-	fs         *pathmatch.Lookups
-	protected  *pathmatch.Set
-	mu         sync.Mutex
-	resolved   map[string]string
-	kernelDirs map[string][]string
-	secretWord map[string]bool
-}
-
-// resolve returns [pathmatch.Resolve] of the absolute path p, looked up
-// once a line.
-func (g *Gate) resolve(p string) string {
-	if g.line == nil {
-		return pathmatch.Resolve(p)
-	}
-	return cached(&g.line.mu, g.line.resolved, p, func() string { return g.line.fs.Resolve(p) })
-}
-
-// cached returns m[key], set to look() first when m holds no key; mu
-// guards m, and is not held while look runs.
-func cached[V any](mu *sync.Mutex, m map[string]V, key string, look func() V) V {
-	mu.Lock()
-	v, ok := m[key]
-	mu.Unlock()
-	if ok {
-		return v
-	}
-	v = look()
-	mu.Lock()
-	m[key] = v
-	mu.Unlock()
-	return v
+	fs                 *pathmatch.Lookups
+	secrets, protected *pathmatch.Set
+	mu                 sync.Mutex
+	secretWord         map[string]bool
 }
 
 // hitsSecretLocation reports whether target, lexically or resolved,
@@ -104,8 +75,8 @@ func cached[V any](mu *sync.Mutex, m map[string]V, key string, look func() V) V 
 // also whether it is a directory holding one): [pathmatch.Hits] on
 // g.secrets, prepared once for a bash line when withSecretSet made g.
 func (g *Gate) hitsSecretLocation(target string, ancestors bool) bool {
-	if g.secretSet != nil {
-		return g.secretSet.HitsResolved(target, g.resolve(target), ancestors)
+	if g.line != nil {
+		return g.line.secrets.HitsResolved(target, g.lookups().Resolve(target), ancestors)
 	}
 	return pathmatch.Hits(target, g.secrets, ancestors)
 }

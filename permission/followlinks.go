@@ -300,7 +300,7 @@ func (w *linkWalk) secretPaths(g *Gate) []string {
 // on them, each resolved once a walk, not once a link.
 func (w *linkWalk) hitsSecretPath(g *Gate, to string) bool {
 	w.secretPaths(g)
-	return w.secretSet.HitsResolved(to, g.resolve(to), false)
+	return w.secretSet.HitsResolved(to, g.lookups().Resolve(to), false)
 }
 
 // linkedSecret reports whether the directory at root (as the line names

@@ -12,7 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/strictjson"
 	"github.com/lite-agent/lite-agent-go/tool"
 )
@@ -351,9 +350,6 @@ type Gate struct {
 	// secrets are the paths a bash line asks to read (see
 	// [RuleBashSecretRead]).
 	secrets []string
-	// secretSet is secrets prepared for one bash decision (see
-	// [Gate.withSecretSet]); nil outside one.
-	secretSet *pathmatch.Set
 	// line holds the file system lookups of one bash decision (see
 	// [Gate.withSecretSet]); nil outside one.
 	line *lineLookups

@@ -247,7 +247,16 @@ func (g *Gate) namesSecretWord(dirs []string, p string) bool {
 		return g.namesSecretFrom(kdirs, p)
 	}
 	key := dirsKey(kdirs) + strconv.Quote(p)
-	return cached(&g.line.mu, g.line.secretWord, key, func() bool { return g.namesSecretFrom(kdirs, p) })
+	g.line.mu.Lock()
+	v, ok := g.line.secretWord[key]
+	g.line.mu.Unlock()
+	if !ok {
+		v = g.namesSecretFrom(kdirs, p)
+		g.line.mu.Lock()
+		g.line.secretWord[key] = v
+		g.line.mu.Unlock()
+	}
+	return v
 }
 
 // namesSecretFrom is namesSecretWord from the directories kdirs, as
@@ -258,7 +267,7 @@ func (g *Gate) namesSecretFrom(kdirs []string, p string) bool {
 		if target == "" {
 			continue
 		}
-		resolved := g.resolve(target)
+		resolved := g.lookups().Resolve(target)
 		if g.hitsSecretLocation(target, false) || g.lookups().ThroughDescriptor(target, g.cwdOf(dir), false) || g.throughOtherCwd(target, false) ||
 			secretpaths.IsProcSecret(filepath.ToSlash(filepath.Clean(target)), false) || secretpaths.IsProcSecret(filepath.ToSlash(resolved), false) {
 			return true
@@ -274,25 +283,6 @@ func (g *Gate) namesSecretFrom(kdirs []string, p string) bool {
 // s/id_ed25519 (l a link to /proc/self/cwd, sub/s one to ~/.ssh) reads
 // sub/s/id_ed25519 of the workdir.
 func (g *Gate) kernelDirs(dirs []string) []string {
-	if g.line == nil {
-		return g.kernelDirsOf(dirs)
-	}
-	return cached(&g.line.mu, g.line.kernelDirs, dirsKey(dirs), func() []string { return g.kernelDirsOf(dirs) })
-}
-
-// dirsKey returns a key of the line's lookups for dirs: each quoted, so
-// that no two lists and words make one key (a word may hold any byte).
-func dirsKey(dirs []string) string {
-	var b strings.Builder
-	for _, d := range dirs {
-		b.WriteString(strconv.Quote(d))
-		b.WriteByte(',')
-	}
-	return b.String()
-}
-
-// kernelDirsOf is kernelDirs, looked up afresh.
-func (g *Gate) kernelDirsOf(dirs []string) []string {
 	out := dirs
 	for _, d := range dirs {
 		cwd := g.cwdOf(d)
@@ -307,6 +297,17 @@ func (g *Gate) kernelDirsOf(dirs []string) []string {
 		}
 	}
 	return out
+}
+
+// dirsKey returns a key of the line's lookups for dirs: each quoted, so
+// that no two lists and words make one key (a word may hold any byte).
+func dirsKey(dirs []string) string {
+	var b strings.Builder
+	for _, d := range dirs {
+		b.WriteString(strconv.Quote(d))
+		b.WriteByte(',')
+	}
+	return b.String()
 }
 
 // tildeWords returns the paths bash may make of the word w that begins
@@ -425,7 +426,7 @@ func (g *Gate) throughOtherCwd(target string, tree bool) bool {
 	tail, ok := pathmatch.OtherProcessCwd(target)
 	if !ok {
 		// Through a link to it (a project's link to /proc/1/cwd).
-		tail, ok = pathmatch.OtherProcessCwd(g.resolve(target))
+		tail, ok = pathmatch.OtherProcessCwd(g.lookups().Resolve(target))
 	}
 	return ok && (tree || g.tailMaySecret(unknownAbove(tail)))
 }

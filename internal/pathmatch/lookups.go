@@ -7,7 +7,8 @@ import (
 )
 
 // Lookups remembers what the walks of paths found on the file system:
-// which names exist, which are symbolic links and where those lead. A
+// which names exist, which are symbolic links and where those lead, the
+// entries of the directories read, and each path resolved. A
 // caller that resolves many paths at one moment (the checks of one bash
 // line resolve every word and every protected path, most of them beneath
 // the same few directories) walks each directory once. Like a [Set],
@@ -15,9 +16,10 @@ import (
 // system. A nil *Lookups looks each name up afresh. Lookups are safe for
 // concurrent use.
 type Lookups struct {
-	mu    sync.Mutex
-	names map[string]nameLookup
-	dirs  map[string]dirLookup
+	mu       sync.Mutex
+	names    map[string]nameLookup
+	dirs     map[string]dirLookup
+	resolved map[[2]string]string // ResolveFrom's answers, by path and cwd
 }
 
 // dirLookup is what ReadDir said of one directory.
@@ -36,7 +38,7 @@ type nameLookup struct {
 
 // NewLookups returns empty Lookups.
 func NewLookups() *Lookups {
-	return &Lookups{names: map[string]nameLookup{}, dirs: map[string]dirLookup{}}
+	return &Lookups{names: map[string]nameLookup{}, dirs: map[string]dirLookup{}, resolved: map[[2]string]string{}}
 }
 
 // look returns what the file system says of the absolute path p, asking
@@ -89,8 +91,23 @@ func (l *Lookups) ReadDir(dir string) ([]fs.DirEntry, error) {
 // Resolve is [Resolve] through l.
 func (l *Lookups) Resolve(p string) string { return l.ResolveFrom(p, "") }
 
-// ResolveFrom is [ResolveFrom] through l.
-func (l *Lookups) ResolveFrom(p, cwd string) string { return resolveFrom(l, p, cwd) }
+// ResolveFrom is [ResolveFrom] through l, each answer worked out once.
+func (l *Lookups) ResolveFrom(p, cwd string) string {
+	if l == nil {
+		return resolveFrom(nil, p, cwd)
+	}
+	key := [2]string{p, cwd}
+	l.mu.Lock()
+	r, ok := l.resolved[key]
+	l.mu.Unlock()
+	if !ok {
+		r = resolveFrom(l, p, cwd)
+		l.mu.Lock()
+		l.resolved[key] = r
+		l.mu.Unlock()
+	}
+	return r
+}
 
 // ThroughDescriptor is [ThroughDescriptor] through l.
 func (l *Lookups) ThroughDescriptor(p, cwd string, at bool) bool {
