@@ -467,6 +467,9 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 		if err != nil || !fi.IsDir() {
 			return "git runs where the workdir holds no .git directory, so the repository's configuration is not protected"
 		}
+		if why := g.gitRepoCode(sub); why != "" {
+			return why
+		}
 		if sub == "push" {
 			if why := g.pushTarget(c.Args); why != "" {
 				return why

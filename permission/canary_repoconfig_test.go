@@ -1,0 +1,86 @@
+package permission_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// repoInit makes the fixture's workdir a repository with one commit of
+// the file f; repoTracked does the same with id_ed25519, which it then
+// removes, so that a worktree elsewhere shows that file's content.
+const (
+	repoInit    = `git init -q; echo a > f; git add f; git -c user.name=a -c user.email=a@b commit -qm m; `
+	repoTracked = `git init -q; echo x > id_ed25519; git add id_ed25519; git -c user.name=a -c user.email=a@b commit -qm m; rm id_ed25519; `
+	evilMonitor = `printf '[core]\n\tfsmonitor = cat ../home/.ssh/id_ed25519 >&2; false\n'`
+)
+
+// canaryRepoConfig are copied repositories (their setup stands in for an
+// archive or a directory handed over) whose own git configuration makes
+// an ordinary git line run a command or read outside the project
+// ("GitSpawn"): each setup, then line, printed the key in real bash and
+// the line was allowed, since the gate trusted what .git/config held
+// before the line.
+var canaryRepoConfig = []struct{ setup, line string }{
+	{`git init -q; git config core.fsmonitor 'cat ../home/.ssh/id_ed25519 >&2; false'`, `git status`},
+	{repoInit + `git config diff.external 'sh -c "cat ../home/.ssh/id_ed25519"'; echo b > f`, `git diff`},
+	{`git init -q; git config filter.x.clean 'cat ../home/.ssh/id_ed25519'; echo '* filter=x' > .gitattributes; echo a > f`, `git add f; git show :f`},
+	{repoInit + `printf '[diff.x]\n\ttextconv = cat ../home/.ssh/id_ed25519;:\n' >> .git/config; echo '* diff=x' > .gitattributes; echo b > f`, `git diff`},
+	{repoTracked + `git config core.worktree ../../home/.ssh`, `git diff`},
+	{`git init -q; ` + evilMonitor + ` > evil.conf; git config includeIf.gitdir:/nowhere/.path ../evil.conf; git config include.path ../evil.conf`, `git status`},
+	{`git init -q; printf '[CORE]\n\tFsMonitor = "cat ../home/.ssh/id_ed25519 >&2; \\\n false"\n' >> .git/config`, `git status`},
+	{`git init -q; printf '[core]\r\n\tfsmonitor = cat ../home/.ssh/id_ed25519 >&2; false\r\n' >> .git/config`, `git status`},
+	{`git init -q; printf '[core] fsmonitor=cat ../home/.ssh/id_ed25519 >&2; false\n' >> .git/config`, `git status`},
+	{`git init -q; git init -q --bare ../common; ` + evilMonitor + ` >> ../common/config; echo ../../common > .git/commondir`, `git status`},
+	{`git init -q; printf '[extensions]\n\tworktreeConfig = true\n' >> .git/config; ` + evilMonitor + ` > .git/config.worktree`, `git status`},
+	{`git init -q; git config core.fsmonitor .git/hooks/fsmon; printf '#!/bin/sh\ncat ../home/.ssh/id_ed25519 >&2\nexit 1\n' > .git/hooks/fsmon; chmod +x .git/hooks/fsmon`, `git status`},
+	{repoInit + `git config core.pager 'cat ../home/.ssh/id_ed25519; cat'`, `script -qc 'git log' /dev/null`},
+	{repoInit + `git config pager.log 'cat ../home/.ssh/id_ed25519; cat'`, `script -qc 'git log' /dev/null`},
+	{`git init -q; git config core.sshCommand 'cat ../home/.ssh/id_ed25519 >&2; ssh'; git remote add o git@x.invalid:y`, `git pull o main`},
+	{`git init -q; git config filter.lfs.process 'git-lfs filter-process; cat ../home/.ssh/id_ed25519 >&2'; echo '* filter=lfs' > .gitattributes; echo a > f`, `git add f`},
+	{`git init -q; ` + evilMonitor + ` > ev; git config include.path ../ev; mv .git/config .git/c2; ln -s c2 .git/config`, `git status`},
+	{`git init -q; head -c 1100000 /dev/zero | tr '\0' '#' >> .git/config; printf '\n' >> .git/config; ` + evilMonitor + ` >> .git/config`, `git status`},
+}
+
+// repoConfigOrdinary are repositories whose configuration names commands
+// of the ordinary, harmless kind (git-lfs's filters installed with
+// --local, a boolean fsmonitor, a plain pager, credential helper, ssh and
+// signing program): git lines there stay allowed.
+var repoConfigOrdinary = []struct{ setup, line string }{
+	{repoInit + `printf '[filter "lfs"]\n\tclean = git-lfs clean -- %%f\n\tsmudge = git-lfs smudge -- %%f\n\tprocess = git-lfs filter-process\n\trequired = true\n' >> .git/config`, `git status; git log --oneline`},
+	{repoInit + `git config core.fsmonitor false; git config core.pager 'less -FRX'; git config pager.log false; git config credential.helper store`, `git status; git diff; git show --stat`},
+	{repoInit + `git config core.sshCommand 'ssh -i ~/.ssh/work_key -o IdentitiesOnly=yes'; git config gpg.program gpg2`, `git status; git log --oneline`},
+	{repoInit + `git config core.worktree ..`, `git status --short`},
+}
+
+// TestCanaryRepoConfig checks that each copied repository's configuration
+// of canaryRepoConfig makes its git line print the key in real bash and
+// ask, and that the ordinary ones print nothing of it and stay allowed.
+func TestCanaryRepoConfig(t *testing.T) {
+	t.Parallel()
+	for _, c := range canaryRepoConfig {
+		home, wd := unlinkedFixture(t)
+		if out := runIn(t, home, wd, c.setup); strings.Contains(out, round84Key) {
+			t.Fatalf("setup %q printed the key itself: %q", c.setup, out)
+		}
+		v := secretDecider(t, home, wd)(c.line)
+		if out := runIn(t, home, wd, c.line); !strings.Contains(out, round84Key) {
+			t.Errorf("after %q, %q did not print the key when run: the test no longer shows the damage: %q", c.setup, c.line, out)
+		}
+		if v.Decision != permission.Ask {
+			t.Errorf("after %q, %q: %v (%s), want an ask", c.setup, c.line, v.Decision, v.Reason)
+		}
+	}
+	for _, c := range repoConfigOrdinary {
+		home, wd := unlinkedFixture(t)
+		runIn(t, home, wd, c.setup)
+		v := secretDecider(t, home, wd)(c.line)
+		if out := runIn(t, home, wd, c.line); strings.Contains(out, round84Key) {
+			t.Errorf("after %q, ordinary %q printed the key: %q", c.setup, c.line, out)
+		}
+		if v.Decision != permission.Allow {
+			t.Errorf("after %q, ordinary %q: %v (%s), want it allowed", c.setup, c.line, v.Decision, v.Reason)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package permission
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// gitRepoCode asks, without waiting, when the repository's configuration
+// or its common directory's name cannot be read fully (a FIFO, a
+// directory, a file over maxGitConfigSize), and names the key and file of
+// a command it finds; keys git uses only with a remote count only for
+// the subcommands that reach one.
+func TestGitRepoCode(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, sub, want string
+		make            func(t *testing.T, git string)
+	}{
+		{"none", "status", "", func(t *testing.T, git string) {}},
+		{"fifo config", "status", "cannot read", func(t *testing.T, git string) {
+			if err := syscall.Mkfifo(filepath.Join(git, "config"), 0o644); err != nil {
+				t.Skip("mkfifo:", err)
+			}
+		}},
+		{"fifo commondir", "status", "common directory", func(t *testing.T, git string) {
+			if err := syscall.Mkfifo(filepath.Join(git, "commondir"), 0o644); err != nil {
+				t.Skip("mkfifo:", err)
+			}
+		}},
+		{"directory config", "diff", "cannot read", func(t *testing.T, git string) {
+			mkdirAll(t, filepath.Join(git, "config"))
+		}},
+		{"large config", "log", "cannot read", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), strings.Repeat("#", maxGitConfigSize+1))
+		}},
+		{"fsmonitor", "status", "core.fsmonitor = ./mon", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), "[core]\n\tfsmonitor = ./mon\n")
+		}},
+		{"ssh for status", "status", "", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), "[core]\n\tsshCommand = ./x\n")
+		}},
+		{"ssh for fetch", "fetch", "core.sshcommand", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), "[core]\n\tsshCommand = ./x\n")
+		}},
+		{"include loop", "status", "", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), "[include]\n\tpath = config\n")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			wd := t.TempDir()
+			git := filepath.Join(wd, ".git")
+			mkdirAll(t, git)
+			c.make(t, git)
+			g := &Gate{workdir: wd}
+			got := g.gitRepoCode(c.sub)
+			if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+				t.Errorf("gitRepoCode(%q) = %q, want %q in it", c.sub, got, c.want)
+			}
+		})
+	}
+}
+
+// gitPlainSSH takes ssh with options only; shell syntax, a configuration
+// file and options that run commands are not plain.
+func TestGitPlainSSH(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]bool{
+		"ssh": true,
+		"ssh -i ~/.ssh/work -o IdentitiesOnly=yes": true,
+		"/usr/bin/ssh -p 2222":                     true,
+		"ssh -o ProxyCommand=nc":                   false,
+		"ssh -oLocalCommand=x":                     false,
+		"ssh -o KnownHostsCommand=x":               false,
+		"ssh -F cfg":                               false,
+		"ssh -vF cfg":                              false,
+		"ssh -o 'ProxyCommand nc'":                 false,
+		"ssh $X":                                   false,
+		"ssh; cat x":                               false,
+		"sh -c ssh":                                false,
+		"./ssh":                                    false,
+		"ssh -i ~other/key":                        false,
+	} {
+		if got := gitPlainSSH(v, strings.Fields(v)); got != want {
+			t.Errorf("gitPlainSSH(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+func mkdirAll(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
