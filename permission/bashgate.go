@@ -443,6 +443,7 @@ func gitDirComponent(p string) bool {
 // (a parent's, or a bare one the agent laid out) whose configuration, and
 // the programs it names, nobody protects. It returns "" otherwise.
 func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
+	changer, several := gitIndexChanges(a)
 	for _, c := range a.Commands {
 		// GIT runs git on a case-insensitive file system (macOS's
 		// default), as the analysis judges it.
@@ -467,7 +468,7 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 		if err != nil || !fi.IsDir() {
 			return "git runs where the workdir holds no .git directory, so the repository's configuration is not protected"
 		}
-		if why := g.gitRepoCode(sub); why != "" {
+		if why := g.gitRepoCode(sub, changer, several); why != "" {
 			return why
 		}
 		if sub == "push" {

@@ -14,6 +14,11 @@ const (
 	repoInit    = `git init -q; echo a > f; git add f; git -c user.name=a -c user.email=a@b commit -qm m; `
 	repoTracked = `git init -q; echo x > id_ed25519; git add id_ed25519; git -c user.name=a -c user.email=a@b commit -qm m; rm id_ed25519; `
 	evilMonitor = `printf '[core]\n\tfsmonitor = cat ../home/.ssh/id_ed25519 >&2; false\n'`
+	// repoNested makes sub/r a repository of its own, which the
+	// workdir's records as a submodule (a gitlink, without .gitmodules).
+	repoNested = `mkdir -p sub/r; (cd sub/r && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
+		`git init -q; git add sub/r 2>/dev/null; git -c user.name=a -c user.email=a@b commit -qm m; `
+	nestedMonitor = `printf '[core]\n\tfsmonitor = cat ../../../home/.ssh/id_ed25519 >&2; false\n'`
 )
 
 // canaryRepoConfig are copied repositories (their setup stands in for an
@@ -40,6 +45,19 @@ var canaryRepoConfig = []struct{ setup, line string }{
 	{`git init -q; git config core.sshCommand 'cat ../home/.ssh/id_ed25519 >&2; ssh'; git remote add o git@x.invalid:y`, `git pull o main`},
 	{`git init -q; git config filter.lfs.process 'git-lfs filter-process; cat ../home/.ssh/id_ed25519 >&2'; echo '* filter=lfs' > .gitattributes; echo a > f`, `git add f`},
 	{`git init -q; ` + evilMonitor + ` > ev; git config include.path ../ev; mv .git/config .git/c2; ln -s c2 .git/config`, `git status`},
+	// git status and git diff run git in each checked-out submodule,
+	// with the submodule's configuration.
+	{repoNested + nestedMonitor + ` >> sub/r/.git/config`, `git status`},
+	{repoNested + nestedMonitor + ` >> sub/r/.git/config`, `git diff`},
+	{repoNested + `mkdir -p .git/modules; mv sub/r/.git .git/modules/r; echo 'gitdir: ../../.git/modules/r' > sub/r/.git; ` +
+		`git --git-dir=.git/modules/r config core.worktree ../../../sub/r; ` + nestedMonitor + ` >> .git/modules/r/config`, `git status`},
+	{repoNested + `(cd sub/r && git update-index --index-version 4); mkdir -p sub/r/s/t; (cd sub/r/s/t && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
+		`(cd sub/r && git add s/t 2>/dev/null && git -c user.name=a -c user.email=a@b commit -qm m); ` +
+		`printf '[core]\n\tfsmonitor = cat ../../../../../home/.ssh/id_ed25519 >&2; false\n' >> sub/r/s/t/.git/config`, `git status`},
+	// A nested repository that the line itself records as a submodule,
+	// before a git command that goes into it.
+	{`mkdir -p sub/r; (cd sub/r && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` + nestedMonitor + ` >> sub/r/.git/config; ` + repoInit,
+		`git add -A; git status`},
 	{`git init -q; head -c 1100000 /dev/zero | tr '\0' '#' >> .git/config; printf '\n' >> .git/config; ` + evilMonitor + ` >> .git/config`, `git status`},
 }
 
@@ -52,6 +70,16 @@ var repoConfigOrdinary = []struct{ setup, line string }{
 	{repoInit + `git config core.fsmonitor false; git config core.pager 'less -FRX'; git config pager.log false; git config credential.helper store`, `git status; git diff; git show --stat`},
 	{repoInit + `git config core.sshCommand 'ssh -i ~/.ssh/work_key -o IdentitiesOnly=yes'; git config gpg.program gpg2`, `git status; git log --oneline`},
 	{repoInit + `git config core.worktree ..`, `git status --short`},
+	// A submodule added as git does it: its git directory in
+	// .git/modules, with a core.worktree that is its own directory.
+	{`mkdir ../src; (cd ../src && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
+		repoInit + `git -c protocol.file.allow=always submodule add -q ../src sub/r 2>/dev/null; git -c user.name=a -c user.email=a@b commit -qm s`,
+		`git status; git diff; git log --oneline`},
+	// A repository nested in the project but not recorded in its index:
+	// git does not go there.
+	{`mkdir -p sub/r; (cd sub/r && git init -q); ` + nestedMonitor + ` >> sub/r/.git/config; ` + repoInit, `git status`},
+	{`git config --global user.name a; git config --global user.email a@b; ` + repoInit + `echo b > f; mkdir -p d/e; echo c > d/e/g`,
+		`git add -A && git commit -qm x && git status && git log --oneline`},
 }
 
 // TestCanaryRepoConfig checks that each copied repository's configuration

@@ -1,12 +1,20 @@
 package permission
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
 // gitRepoCode says why a git command of the line (subcommand sub) makes it
@@ -26,21 +34,124 @@ import (
 // count for fetch, pull, push and remote only. Hooks stay the project's
 // code, as a Makefile is: the gate protects them from the line's writes.
 // It returns "" when nothing of the kind is found.
-func (g *Gate) gitRepoCode(sub string) string {
+//
+// changer says the line has a git command that may change the index
+// (add, checkout, merge …) and several that it has more than one git
+// command: a later one then finds as submodules what the first recorded
+// (git add -A; git status runs git in a nested repository the add just
+// took), and with submodule.recurse the changer itself goes into them, so
+// the configuration of every repository nested in the project counts too.
+func (g *Gate) gitRepoCode(sub string, changer, several bool) string {
 	network := false
 	switch sub {
 	case "fetch", "pull", "push", "remote":
 		network = true
 	}
-	dir := filepath.Join(g.workdir, ".git")
+	recurse := false
+	if why := g.gitRepoCodeIn(filepath.Join(g.workdir, ".git"), g.workdir, network, 0, &recurse); why != "" {
+		return why
+	}
+	if !changer || !several && !recurse {
+		return ""
+	}
+	return g.nestedRepoCode(network)
+}
+
+// gitIndexChangers are the git subcommands that may change the index,
+// from the worktree or from commits, and so record a submodule there.
+var gitIndexChangers = map[string]bool{
+	"add": true, "commit": true, "stash": true, "checkout": true, "switch": true, "restore": true,
+	"reset": true, "merge": true, "pull": true, "rebase": true, "cherry-pick": true, "revert": true,
+	"am": true, "apply": true, "mv": true, "rm": true,
+}
+
+// gitIndexChanges reports whether the line a has a git command that may
+// change the index (gitIndexChangers) and whether it has more than one git
+// command with a subcommand.
+func gitIndexChanges(a *shellscan.Analysis) (changer, several bool) {
+	n := 0
+	for _, c := range a.Commands {
+		if pathmatch.FoldName(path.Base(c.Name)) != "git" || c.Wrapper {
+			continue
+		}
+		for _, arg := range c.Args {
+			if !strings.HasPrefix(arg, "-") {
+				n++
+				changer = changer || gitIndexChangers[arg]
+				break
+			}
+		}
+	}
+	return changer, n > 1
+}
+
+// nestedRepoCode is gitRepoCodeIn for every repository nested in the
+// workdir (a directory holding .git, as a directory or a file), found by
+// a walk that does not follow links and leaves the workdir's own .git
+// out; a project too large to walk asks.
+func (g *Gate) nestedRepoCode(network bool) string {
+	lk := g.lookups()
+	budget := maxLinkWalk
+	queue := []string{g.workdir}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := lk.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				return "git may record and enter repositories nested in the project, which is too large for the gate to look through"
+			}
+			p := filepath.Join(d, e.Name())
+			if pathmatch.FoldName(e.Name()) == ".git" {
+				if d == g.workdir {
+					continue
+				}
+				sub, ok := gitDirOf(d)
+				if !ok {
+					return "git may enter the repository nested at " + clip(d) + ", whose git directory the gate cannot read"
+				}
+				if sub == "" {
+					continue
+				}
+				var recurse bool
+				if why := g.gitRepoCodeIn(sub, d, network, 1, &recurse); why != "" {
+					return why
+				}
+				continue
+			}
+			if e.IsDir() {
+				queue = append(queue, p)
+			}
+		}
+	}
+	return ""
+}
+
+// maxSubmoduleDepth bounds how deep gitRepoCodeIn follows submodules of
+// submodules; a deeper one asks.
+const maxSubmoduleDepth = 8
+
+// gitRepoCodeIn is gitRepoCode for the repository whose git directory is
+// dir and whose worktree is worktree, and then for each submodule its
+// index lists (a gitlink) that is checked out there: git status and git
+// diff run git in those too, with their own configuration, which a copied
+// tree may carry in sub/.git/config or in the git directory a sub/.git
+// file names (.git/modules/NAME).
+//
+// recurse is set when the configuration turns submodule.recurse on.
+func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recurse *bool) string {
 	files := []string{filepath.Join(dir, "config"), filepath.Join(dir, "config.worktree")}
 	if common, ok := gitCommonDir(dir); !ok {
-		return "git runs with a common directory (.git/commondir) the gate cannot read, whose configuration may run commands"
+		return "git runs with a common directory (" + clip(filepath.Join(dir, "commondir")) + ") the gate cannot read, whose configuration may run commands"
 	} else if common != "" {
 		files = append(files, filepath.Join(common, "config"))
 	}
 	seen := map[string]bool{}
 	var why string
+	hashSize := 20
 	var read func(f string, depth int)
 	read = func(f string, depth int) {
 		if why != "" || seen[f] || depth > maxGitIncludes {
@@ -66,7 +177,13 @@ func (g *Gate) gitRepoCode(sub string) string {
 				}
 				continue
 			}
-			if k := gitCodeKey(e, network); k != "" && !g.gitHarmless(e, dir) {
+			if e.section == "submodule" && e.key == "recurse" && !gitFalse(e.value) {
+				*recurse = true
+			}
+			if e.section == "extensions" && e.key == "objectformat" && strings.EqualFold(e.value, "sha256") {
+				hashSize = 32
+			}
+			if k := gitCodeKey(e, network); k != "" && !gitHarmless(e, dir, worktree) {
 				why = "git runs with the repository's " + k + " = " + clip(e.value) + " (" + clip(f) + "), which may run a command or reach outside the project"
 				return
 			}
@@ -75,7 +192,149 @@ func (g *Gate) gitRepoCode(sub string) string {
 	for _, f := range files {
 		read(f, 0)
 	}
-	return why
+	if why != "" {
+		return why
+	}
+	links, err := gitlinks(filepath.Join(dir, "index"), hashSize)
+	if err != nil {
+		return "git may run in submodules the gate cannot list (" + err.Error() + ")"
+	}
+	for _, l := range links {
+		sub := filepath.Join(worktree, filepath.FromSlash(l))
+		subDir, ok := gitDirOf(sub)
+		if !ok {
+			return "git may run in the submodule " + clip(sub) + ", whose git directory the gate cannot read"
+		}
+		if subDir == "" {
+			continue // not checked out: git does not go there
+		}
+		if depth+1 > maxSubmoduleDepth {
+			return "git may run in submodules nested deeper than the gate follows"
+		}
+		if why := g.gitRepoCodeIn(subDir, sub, network, depth+1, recurse); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// gitDirOf returns the git directory of the checked-out submodule at sub:
+// sub/.git when that is a directory, or the one a sub/.git file names
+// ("gitdir: PATH", relative to sub), "" when there is neither. ok is false
+// when sub/.git is there but cannot be read.
+func gitDirOf(sub string) (dir string, ok bool) {
+	p := filepath.Join(sub, ".git")
+	fi, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return "", true
+	}
+	if err != nil {
+		return "", false
+	}
+	if fi.IsDir() {
+		return p, true
+	}
+	b, err := readNoWait(p, maxGitConfigSize)
+	if err != nil {
+		return "", false
+	}
+	v, found := strings.CutPrefix(strings.TrimRight(string(b), "\r\n"), "gitdir:")
+	if !found {
+		return "", false
+	}
+	v = strings.TrimSpace(v)
+	if !filepath.IsAbs(v) {
+		v = filepath.Join(sub, v)
+	}
+	return filepath.Clean(v), true
+}
+
+// maxGitIndexSize bounds the index gitlinks reads; a larger one asks.
+const maxGitIndexSize = 256 << 20
+
+// gitlinks returns the paths of the submodules (entries of mode 160000)
+// that the git index file f lists, none when f does not exist. It reads
+// index versions 2, 3 and 4 with object names of hashSize bytes, and fails
+// on anything else, a split index (whose entries are in another file)
+// among them.
+func gitlinks(f string, hashSize int) ([]string, error) {
+	b, err := readNoWait(f, maxGitIndexSize)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	bad := errors.New("index: not a format the gate reads")
+	if len(b) < 12 || string(b[:4]) != "DIRC" {
+		return nil, bad
+	}
+	version := binary.BigEndian.Uint32(b[4:8])
+	if version < 2 || version > 4 {
+		return nil, bad
+	}
+	n := binary.BigEndian.Uint32(b[8:12])
+	var links []string
+	prev := ""
+	off := 12
+	for i := uint32(0); i < n; i++ {
+		start := off
+		fixed := 40 + hashSize + 2
+		if off+fixed > len(b) {
+			return nil, bad
+		}
+		mode := binary.BigEndian.Uint32(b[off+24 : off+28])
+		flags := binary.BigEndian.Uint16(b[off+40+hashSize : off+fixed])
+		off += fixed
+		if flags&0x4000 != 0 {
+			if version < 3 || off+2 > len(b) {
+				return nil, bad
+			}
+			off += 2
+		}
+		var name string
+		if version == 4 {
+			strip, k := binary.Uvarint(b[off:])
+			if k <= 0 || strip > uint64(len(prev)) {
+				return nil, bad
+			}
+			off += k
+			end := bytes.IndexByte(b[off:], 0)
+			if end < 0 {
+				return nil, bad
+			}
+			name = prev[:len(prev)-int(strip)] + string(b[off:off+end])
+			off += end + 1
+		} else {
+			end := bytes.IndexByte(b[off:], 0)
+			if end < 0 {
+				return nil, bad
+			}
+			name = string(b[off : off+end])
+			off = start + (off-start+end+8)&^7
+			if off > len(b) {
+				return nil, bad
+			}
+		}
+		prev = name
+		if mode&0o170000 == 0o160000 {
+			links = append(links, name)
+		}
+	}
+	// Extensions follow, each a 4-byte signature and a 4-byte size, until
+	// the trailing checksum.
+	for off+8 <= len(b)-hashSize {
+		sig := string(b[off : off+4])
+		size := int(binary.BigEndian.Uint32(b[off+4 : off+8]))
+		if sig == "link" {
+			return nil, errors.New("index: a split index")
+		}
+		if size < 0 || off+8+size > len(b) {
+			return nil, bad
+		}
+		off += 8 + size
+	}
+	return links, nil
 }
 
 // gitCommonDir returns the directory .git/commondir names (relative to the
@@ -130,9 +389,9 @@ func gitCodeKey(e gitConfigEntry, network bool) string {
 // (less, more, cat, delta, bat, diff-so-fancy) with options only, a
 // signing program (gpg, gpg2, gpgsm, ssh-keygen), a credential helper of
 // git's or the system's keyring by name, or a core.worktree that is the
-// workdir itself. dir is the .git directory, to which a relative worktree
-// is relative.
-func (g *Gate) gitHarmless(e gitConfigEntry, dir string) bool {
+// repository's own worktree (the workdir, or a submodule's directory).
+// dir is the git directory, to which a relative worktree is relative.
+func gitHarmless(e gitConfigEntry, dir, worktree string) bool {
 	v := e.value
 	words := strings.Fields(v)
 	if len(words) == 0 {
@@ -157,7 +416,7 @@ func (g *Gate) gitHarmless(e gitConfigEntry, dir string) bool {
 		if !filepath.IsAbs(v) {
 			v = filepath.Join(dir, v)
 		}
-		return filepath.Clean(v) == filepath.Clean(g.workdir)
+		return filepath.Clean(v) == filepath.Clean(worktree)
 	case "clean", "smudge", "process":
 		if words[0] != "git-lfs" || len(words) < 2 {
 			return false
@@ -215,4 +474,13 @@ func gitPlainSSH(v string, words []string) bool {
 		}
 	}
 	return true
+}
+
+// gitFalse reports whether v is one of git's spellings of false.
+func gitFalse(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "no", "off", "0", "":
+		return true
+	}
+	return false
 }

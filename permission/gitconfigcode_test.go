@@ -2,7 +2,9 @@ package permission
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -57,7 +59,7 @@ func TestGitRepoCode(t *testing.T) {
 			mkdirAll(t, git)
 			c.make(t, git)
 			g := &Gate{workdir: wd}
-			got := g.gitRepoCode(c.sub)
+			got := g.gitRepoCode(c.sub, false, false)
 			if c.want == "" && got != "" || !strings.Contains(got, c.want) {
 				t.Errorf("gitRepoCode(%q) = %q, want %q in it", c.sub, got, c.want)
 			}
@@ -102,5 +104,58 @@ func writeFile(t *testing.T, p, s string) {
 	t.Helper()
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// gitlinks reads the submodules of index files real git wrote: versions
+// 2, 3 (an intent-to-add entry's extended flags) and 4 (prefix-compressed
+// names), with SHA-1 or SHA-256 object names; it refuses a split index,
+// whose entries live in another file.
+func TestGitlinksReadsGitsIndex(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	for _, c := range []struct {
+		name, init, after string
+		hashSize          int
+		split             bool
+	}{
+		{name: "v2", hashSize: 20},
+		{name: "v3", after: "echo n > new && git add -N new", hashSize: 20},
+		{name: "v4", after: "git update-index --index-version 4", hashSize: 20},
+		{name: "sha256 v4", init: "--object-format=sha256", after: "git update-index --index-version 4", hashSize: 32},
+		{name: "sha256 v3", init: "--object-format=sha256", after: "echo n > new && git add -N new", hashSize: 32},
+		{name: "split", after: "git update-index --split-index", hashSize: 20, split: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			wd := t.TempDir()
+			script := `set -e; git init -q ` + c.init + ` .
+for d in a/long/dir/one a/long/dir/two zz; do mkdir -p $d; git -C $d init -q ` + c.init + `; echo x > $d/f; git -C $d add f; git -C $d -c user.name=a -c user.email=a@b commit -qm m; done
+for f in a/long/dir/file1 a/long/dir/file2 b; do echo y > $f; done
+git add a b zz 2>/dev/null
+` + c.after
+			cmd := exec.Command("/bin/bash", "-c", script)
+			cmd.Dir = wd
+			cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+wd)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Skipf("git: %v: %s", err, out)
+			}
+			got, err := gitlinks(filepath.Join(wd, ".git", "index"), c.hashSize)
+			if c.split {
+				if err == nil {
+					t.Fatalf("gitlinks of a split index = %q, want an error", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"a/long/dir/one", "a/long/dir/two", "zz"}
+			if !slices.Equal(got, want) {
+				t.Errorf("gitlinks = %q, want %q", got, want)
+			}
+		})
 	}
 }
