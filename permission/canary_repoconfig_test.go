@@ -1,6 +1,8 @@
 package permission_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,6 +56,10 @@ var canaryRepoConfig = []struct{ setup, line string }{
 	{repoNested + `(cd sub/r && git update-index --index-version 4); mkdir -p sub/r/s/t; (cd sub/r/s/t && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		`(cd sub/r && git add s/t 2>/dev/null && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		`printf '[core]\n\tfsmonitor = cat ../../../../../home/.ssh/id_ed25519 >&2; false\n' >> sub/r/s/t/.git/config`, `git status`},
+	// Keys naming a file git reads and shows.
+	{repoInit + `echo b >> f; git -c user.name=a -c user.email=a@b commit -qam b; git config format.signatureFile ../home/.ssh/id_ed25519`, `git format-patch -1; cat 0001-*`},
+	{repoInit + `git config blame.ignoreRevsFile ../home/.ssh/id_ed25519`, `git blame f`},
+	{repoInit + `git config tar.tgz.command 'cat ../home/.ssh/id_ed25519 >&2; gzip -cn'`, `git archive --format=tgz HEAD > /dev/null`},
 	// A nested repository that the line itself records as a submodule,
 	// before a git command that goes into it.
 	{`mkdir -p sub/r; (cd sub/r && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` + nestedMonitor + ` >> sub/r/.git/config; ` + repoInit,
@@ -70,6 +76,8 @@ var repoConfigOrdinary = []struct{ setup, line string }{
 	{repoInit + `git config core.fsmonitor false; git config core.pager 'less -FRX'; git config pager.log false; git config credential.helper store`, `git status; git diff; git show --stat`},
 	{repoInit + `git config core.sshCommand 'ssh -i ~/.ssh/work_key -o IdentitiesOnly=yes'; git config gpg.program gpg2`, `git status; git log --oneline`},
 	{repoInit + `git config core.worktree ..`, `git status --short`},
+	{repoInit + `printf 'subject\n' > .gitmessage; git config commit.template .gitmessage; git config blame.ignoreRevsFile .git-blame-ignore-revs; touch .git-blame-ignore-revs`,
+		`git status; git blame f; git log --oneline`},
 	// A submodule added as git does it: its git directory in
 	// .git/modules, with a core.worktree that is its own directory.
 	{`mkdir ../src; (cd ../src && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
@@ -80,6 +88,15 @@ var repoConfigOrdinary = []struct{ setup, line string }{
 	{`mkdir -p sub/r; (cd sub/r && git init -q); ` + nestedMonitor + ` >> sub/r/.git/config; ` + repoInit, `git status`},
 	{`git config --global user.name a; git config --global user.email a@b; ` + repoInit + `echo b > f; mkdir -p d/e; echo c > d/e/g`,
 		`git add -A && git commit -qm x && git status && git log --oneline`},
+}
+
+// repoConfigOutside are copied repositories whose configuration makes a
+// git line write outside the project: the line made the file at out
+// (relative to the directory holding the home and the workdir) in real
+// bash and was allowed.
+var repoConfigOutside = []struct{ setup, line, out string }{
+	{repoInit + `echo b >> f; git -c user.name=a -c user.email=a@b commit -qam b; git config format.outputDirectory ../home/.ssh`, `git format-patch -1`, "home/.ssh/0001-b.patch"},
+	{repoInit + `echo b >> f; git -c user.name=a -c user.email=a@b commit -qam b; git config format.outputDirectory "$PWD/../out"`, `git format-patch -1`, "out/0001-b.patch"},
 }
 
 // TestCanaryRepoConfig checks that each copied repository's configuration
@@ -95,6 +112,18 @@ func TestCanaryRepoConfig(t *testing.T) {
 		v := secretDecider(t, home, wd)(c.line)
 		if out := runIn(t, home, wd, c.line); !strings.Contains(out, round84Key) {
 			t.Errorf("after %q, %q did not print the key when run: the test no longer shows the damage: %q", c.setup, c.line, out)
+		}
+		if v.Decision != permission.Ask {
+			t.Errorf("after %q, %q: %v (%s), want an ask", c.setup, c.line, v.Decision, v.Reason)
+		}
+	}
+	for _, c := range repoConfigOutside {
+		home, wd := unlinkedFixture(t)
+		runIn(t, home, wd, c.setup)
+		v := secretDecider(t, home, wd)(c.line)
+		runIn(t, home, wd, c.line)
+		if _, err := os.Stat(filepath.Join(filepath.Dir(wd), c.out)); err != nil {
+			t.Errorf("after %q, %q did not write %s when run: the test no longer shows the damage: %v", c.setup, c.line, c.out, err)
 		}
 		if v.Decision != permission.Ask {
 			t.Errorf("after %q, %q: %v (%s), want an ask", c.setup, c.line, v.Decision, v.Reason)

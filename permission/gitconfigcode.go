@@ -183,7 +183,7 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 			if e.section == "extensions" && e.key == "objectformat" && strings.EqualFold(e.value, "sha256") {
 				hashSize = 32
 			}
-			if k := gitCodeKey(e, network); k != "" && !gitHarmless(e, dir, worktree) {
+			if k, isPath := gitCodeKey(e, network); k != "" && (isPath && !g.gitPathInside(e, worktree) || !isPath && !gitHarmless(e, dir, worktree)) {
 				why = "git runs with the repository's " + k + " = " + clip(e.value) + " (" + clip(f) + "), which may run a command or reach outside the project"
 				return
 			}
@@ -360,27 +360,45 @@ func gitCommonDir(dir string) (common string, ok bool) {
 
 // gitCodeKey returns the name of e (section.key) when it is one of the
 // configuration keys through which a repository makes git run a command or
-// work on files outside it, and "" otherwise. Keys are matched by their
-// last part whatever the section's spelling ([diff "x"], [diff.x]), so
-// that a header the gate reads otherwise than git still counts; network
-// adds the keys git only uses when it talks to a remote.
-func gitCodeKey(e gitConfigEntry, network bool) string {
-	name := e.section + "." + e.key
+// work on files outside it, and "" otherwise; path is set for a key whose
+// value names a file or directory git reads or writes (see gitPathKeys).
+// Keys are matched by their last part whatever the section's spelling
+// ([diff "x"], [diff.x]), so that a header the gate reads otherwise than
+// git still counts, and any key ending in "command" or "cmd" counts
+// (tar.<format>.command, gpg.ssh.defaultKeyCommand); network adds the
+// keys git only uses when it talks to a remote.
+func gitCodeKey(e gitConfigEntry, network bool) (name string, path bool) {
+	name = e.section + "." + e.key
 	section, _, _ := strings.Cut(strings.ReplaceAll(e.section, ".", " "), " ")
 	switch e.key {
-	case "fsmonitor", "worktree", "textconv", "external", "clean", "smudge", "process", "driver",
-		"program", "difffilter", "pager", "command":
-		return name
 	case "sshcommand", "askpass", "gitproxy", "helper", "uploadpack", "receivepack", "vcs",
-		"insteadof", "pushinsteadof", "alternaterefscommand", "allow":
-		if network {
-			return name
+		"insteadof", "pushinsteadof", "alternaterefscommand", "allow",
+		"cookiefile", "sslkey", "sslcert", "sslcainfo", "sslcapath":
+		if !network {
+			return "", false
 		}
+		return name, strings.HasPrefix(e.key, "ssl") || e.key == "cookiefile"
+	case "fsmonitor", "worktree", "textconv", "external", "clean", "smudge", "process", "driver",
+		"program", "difffilter", "pager":
+		return name, false
 	}
-	if section == "pager" {
-		return name
+	if gitPathKeys[e.key] || section == "mailmap" && e.key == "file" {
+		return name, true
 	}
-	return ""
+	if section == "pager" || strings.HasSuffix(e.key, "command") || strings.HasSuffix(e.key, "cmd") {
+		return name, false
+	}
+	return "", false
+}
+
+// gitPathKeys are the last parts of keys whose value is a file or
+// directory git reads (and may show: blame.ignoreRevsFile's lines in an
+// error, format.signatureFile in every patch) or writes
+// (format.outputDirectory); they are harmless inside the worktree.
+var gitPathKeys = map[string]bool{
+	"template": true, "signaturefile": true, "outputdirectory": true, "ignorerevsfile": true,
+	"orderfile": true, "excludesfile": true, "attributesfile": true, "allowedsignersfile": true,
+	"revocationfile": true,
 }
 
 // gitHarmless reports whether e, a key gitCodeKey names, holds a value
@@ -483,4 +501,24 @@ func gitFalse(v string) bool {
 		return true
 	}
 	return false
+}
+
+// gitPathInside reports whether the path e's value names (relative to
+// worktree, or ~/ beneath the home), as written and through links, lies
+// in the repository's worktree and is no secret location there (a
+// project's .env).
+func (g *Gate) gitPathInside(e gitConfigEntry, worktree string) bool {
+	v := e.value
+	switch {
+	case strings.HasPrefix(v, "~/") && g.home != "":
+		v = filepath.Join(g.home, v[2:])
+	case strings.HasPrefix(v, "~"):
+		return false
+	case !filepath.IsAbs(v):
+		v = filepath.Join(worktree, v)
+	}
+	v = filepath.Clean(v)
+	lk := g.lookups()
+	return pathmatch.Within(v, worktree) && pathmatch.Within(lk.ResolveFrom(v, worktree), lk.ResolveFrom(worktree, worktree)) &&
+		!g.namesSecret([]string{""}, v, false, true)
 }
