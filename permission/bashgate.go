@@ -444,6 +444,7 @@ func gitDirComponent(p string) bool {
 // the programs it names, nobody protects. It returns "" otherwise.
 func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 	changer, several := gitIndexChanges(a)
+	repoCode := map[bool]string{} // gitRepoCode's answer, by whether sub reaches a remote
 	for _, c := range a.Commands {
 		// GIT runs git on a case-insensitive file system (macOS's
 		// default), as the analysis judges it.
@@ -468,7 +469,13 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 		if err != nil || !fi.IsDir() {
 			return "git runs where the workdir holds no .git directory, so the repository's configuration is not protected"
 		}
-		if why := g.gitRepoCode(sub, changer, several); why != "" {
+		network := gitNetwork(sub)
+		why, done := repoCode[network]
+		if !done {
+			why = g.gitRepoCode(network, changer, several)
+			repoCode[network] = why
+		}
+		if why != "" {
 			return why
 		}
 		if sub == "push" {

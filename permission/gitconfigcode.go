@@ -17,10 +17,10 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
-// gitRepoCode says why a git command of the line (subcommand sub) makes it
-// opaque because of the repository's own configuration: a copied
-// repository (an archive, a directory handed over, one the agent did not
-// clone) may carry a .git/config whose core.fsmonitor, filter, diff
+// gitRepoCode says why a git command of the line (one that talks to a
+// remote, with network) makes it opaque because of the repository's own
+// configuration: a copied repository (an archive, a directory handed
+// over, one the agent did not clone) may carry a .git/config whose core.fsmonitor, filter, diff
 // driver or pager is a command, which git runs for `git status` or `git
 // diff` as much as for anything else, and a core.worktree that points
 // git's reads and writes out of the project. The gate reads the
@@ -31,7 +31,7 @@ import (
 // known to be harmless (a boolean fsmonitor, git-lfs's filters, a plain
 // pager, signing or credential program). Keys that only matter when git
 // talks to a remote (core.sshCommand, credential helpers, url rewrites)
-// count for fetch, pull, push and remote only. Hooks stay the project's
+// count with network only (see gitNetwork). Hooks stay the project's
 // code, as a Makefile is: the gate protects them from the line's writes.
 // It returns "" when nothing of the kind is found.
 //
@@ -41,12 +41,7 @@ import (
 // (git add -A; git status runs git in a nested repository the add just
 // took), and with submodule.recurse the changer itself goes into them, so
 // the configuration of every repository nested in the project counts too.
-func (g *Gate) gitRepoCode(sub string, changer, several bool) string {
-	network := false
-	switch sub {
-	case "fetch", "pull", "push", "remote":
-		network = true
-	}
+func (g *Gate) gitRepoCode(network, changer, several bool) string {
 	recurse := false
 	if why := g.gitRepoCodeIn(filepath.Join(g.workdir, ".git"), g.workdir, network, 0, &recurse); why != "" {
 		return why
@@ -55,6 +50,16 @@ func (g *Gate) gitRepoCode(sub string, changer, several bool) string {
 		return ""
 	}
 	return g.nestedRepoCode(network)
+}
+
+// gitNetwork reports whether the git subcommand sub talks to a remote,
+// where the keys gitCodeKey adds for network count.
+func gitNetwork(sub string) bool {
+	switch sub {
+	case "fetch", "pull", "push", "remote":
+		return true
+	}
+	return false
 }
 
 // gitIndexChangers are the git subcommands that may change the index,

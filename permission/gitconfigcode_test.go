@@ -59,7 +59,7 @@ func TestGitRepoCode(t *testing.T) {
 			mkdirAll(t, git)
 			c.make(t, git)
 			g := &Gate{workdir: wd}
-			got := g.gitRepoCode(c.sub, false, false)
+			got := g.gitRepoCode(gitNetwork(c.sub), false, false)
 			if c.want == "" && got != "" || !strings.Contains(got, c.want) {
 				t.Errorf("gitRepoCode(%q) = %q, want %q in it", c.sub, got, c.want)
 			}
