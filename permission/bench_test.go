@@ -179,6 +179,7 @@ var repoLines = map[string]string{
 	"grep-r":  "grep -rn TODO .",
 	"listed":  "find . -name '*.go' | xargs grep -l TODO",
 	"catsubs": "cat $(git ls-files '*.md')",
+	"commit":  "git add -A && git commit -m wip && git status",
 }
 
 // BenchmarkGateBashInRepo is BenchmarkGateBash with this module's own

@@ -280,7 +280,7 @@ func gitlinks(f string, hashSize int) ([]string, error) {
 	}
 	n := binary.BigEndian.Uint32(b[8:12])
 	var links []string
-	prev := ""
+	var name []byte // the entry's path (version 4 makes it from the previous one)
 	off := 12
 	for i := uint32(0); i < n; i++ {
 		start := off
@@ -297,10 +297,9 @@ func gitlinks(f string, hashSize int) ([]string, error) {
 			}
 			off += 2
 		}
-		var name string
 		if version == 4 {
 			strip, k := binary.Uvarint(b[off:])
-			if k <= 0 || strip > uint64(len(prev)) {
+			if k <= 0 || strip > uint64(len(name)) {
 				return nil, bad
 			}
 			off += k
@@ -308,22 +307,21 @@ func gitlinks(f string, hashSize int) ([]string, error) {
 			if end < 0 {
 				return nil, bad
 			}
-			name = prev[:len(prev)-int(strip)] + string(b[off:off+end])
+			name = append(name[:len(name)-int(strip)], b[off:off+end]...)
 			off += end + 1
 		} else {
 			end := bytes.IndexByte(b[off:], 0)
 			if end < 0 {
 				return nil, bad
 			}
-			name = string(b[off : off+end])
+			name = b[off : off+end]
 			off = start + (off-start+end+8)&^7
 			if off > len(b) {
 				return nil, bad
 			}
 		}
-		prev = name
 		if mode&0o170000 == 0o160000 {
-			links = append(links, name)
+			links = append(links, string(name))
 		}
 	}
 	// Extensions follow, each a 4-byte signature and a 4-byte size, until

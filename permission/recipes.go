@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -102,10 +103,12 @@ func readNoWait(p string, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, fmt.Errorf("%s: %w", p, errRecipeTooLarge)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	var buf bytes.Buffer
+	buf.Grow(int(fi.Size()) + bytes.MinRead) // room for what Stat says is there, and for ReadFrom to see the end
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
+	b := buf.Bytes()
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("%s: %w", p, errRecipeTooLarge)
 	}
