@@ -28,6 +28,10 @@ var canaryG58Settings = []struct{ file, text, line string }{
 	{".npmrc", "cache=HOMEDIR/.config/g58\n", "npm ls"},
 	{".npmrc", "store-dir=HOMEDIR/.config/g58\n", "pnpm install --offline"},
 	{"pnpm-workspace.yaml", "packages: []\nstoreDir: HOMEDIR/.config/g58\n", "pnpm install --offline"},
+	// pnpm runs its hooks file for every command (round 121: allowed
+	// before).
+	{".pnpmfile.cjs", "require('fs').mkdirSync('HOMEDIR/.config/g58', {recursive: true})\n", "pnpm --version"},
+	{".pnpmfile.cjs", "require('fs').mkdirSync('HOMEDIR/.config/g58', {recursive: true})\n", "pnpm ls"},
 	// npm expands an abbreviated --prefix (review45g: allowed before).
 	{"sub/.npmrc", "cache=HOMEDIR/.config/g58\n", "npm --prefi=sub ls"},
 	{"sub/.npmrc", "cache=HOMEDIR/.config/g58\n", "npm ls --prefi sub"},

@@ -31,10 +31,11 @@ import (
 // command is opaque to the analysis already (npm runs code from .npmrc).
 
 // jsConfigFiles are, for each package manager, the settings files of
-// the project it reads.
+// the project it reads (and pnpm's hooks file, .pnpmfile.cjs, which it
+// runs).
 var jsConfigFiles = sync.OnceValue(func() map[string][]string {
 	npm := []string{".npmrc"}
-	pnpm := []string{".npmrc", "pnpm-workspace.yaml"}
+	pnpm := []string{".npmrc", "pnpm-workspace.yaml", ".pnpmfile.cjs", ".pnpmfile.mjs"}
 	yarn := []string{".npmrc", ".yarnrc", ".yarnrc.yml"}
 	bun := []string{".npmrc", "bunfig.toml"}
 	return map[string][]string{"npm": npm, "npx": npm, "pnpm": pnpm, "pnpx": pnpm, "yarn": yarn, "yarnpkg": yarn,
@@ -321,6 +322,10 @@ func jsConfigCheck(base string) func(string) string {
 		return yarnrcUnsound
 	case "bunfig.toml":
 		return bunfigUnsound
+	case ".pnpmfile.cjs", ".pnpmfile.mjs":
+		// pnpm loads its hooks file for every command, pnpm --version
+		// and pnpm ls too.
+		return func(string) string { return "is code pnpm runs for every command" }
 	}
 	return yamlConfigUnsound
 }
