@@ -301,14 +301,16 @@ func TestCanaryRound10FileToolsIntoNestedGitDir(t *testing.T) {
 	if out := file("write_file", "sub/r/README"); !out.Run {
 		t.Errorf("write_file of an ordinary file of the nested worktree was refused: %+v", out.Verdict)
 	}
-	// What write_file would have written, and the line that runs it.
+	// What write_file would have written, and the line that runs it:
+	// since round 118 the gate also reads the nested repository's
+	// configuration, so the line itself asks too.
 	cfg := "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = rm -f ../../c; false\n"
 	if err := os.WriteFile(filepath.Join(wd, "sub", "r", ".git", "config"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	line := "git add sub/r && git status"
-	if out := authorize(t, g, line); !out.Run {
-		t.Fatalf("%q was refused: %+v", line, out.Verdict)
+	if out := authorize(t, g, line); out.Run {
+		t.Errorf("%q was allowed with a nested repository whose fsmonitor runs a command: %+v", line, out.Verdict)
 	}
 	runBash(t, root, line, 30*time.Second)
 	if _, err := os.Stat(filepath.Join(wd, "c")); err == nil {
