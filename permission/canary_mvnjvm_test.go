@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
@@ -86,4 +87,50 @@ func TestCanaryMvnJVM(t *testing.T) {
 			t.Errorf("%q with %q: %v (%s), want it allowed", line, files, v.Decision, v.Reason)
 		}
 	}
+}
+
+// mvndProperties are mvnd's .mvn/mvnd.properties of a copied project that
+// name a JDK whose java the daemon runs, the directories the daemon
+// writes, JVM options that write the home, a debugging port, a settings
+// file: mvnd --version asks with each. mvnd is not installed here, so
+// the test checks the decisions only; these keys are documented by mvnd
+// (Environment.java) and were allowed at round 122.
+var mvndProperties = []string{
+	"java.home=jdk\n", "mvnd.daemonStorage=../home/.config/d\n", "mvnd.registry = ../home/.config/r.bin\n",
+	"mvnd.jvmArgs=-Xmx1g -Xlog:gc:file=../home/.config/x.log\n", "mvnd.debug=true\n", "maven.settings=s.xml\n",
+	"mvnd.threads=4\\\n  -Dx=y\n", "mvnd.extClasspath=x.jar\n",
+}
+
+// mvndPropertiesOrdinary stay allowed.
+var mvndPropertiesOrdinary = []string{
+	"# tuning\nmvnd.threads=4\nmvnd.idleTimeout = 3 hours\nmvnd.maxHeapSize: 2g\n! more\nmvnd.jvmArgs=-Xmx2g -XX:+UseG1GC -Dfile.encoding=UTF-8\n",
+}
+
+// TestMvndProperties checks mvnd's decisions with the project's
+// .mvn/mvnd.properties, and that mvn does not read it.
+func TestMvndProperties(t *testing.T) {
+	t.Parallel()
+	for _, text := range append(mvndProperties, mvndPropertiesOrdinary...) {
+		home, wd := unlinkedFixture(t)
+		writeTreeMode(t, wd, map[string]string{".mvn/mvnd.properties": text}, 0o644)
+		decide := secretDecider(t, home, wd)
+		want := permission.Ask
+		if slices.Contains(mvndPropertiesOrdinary, text) {
+			want = permission.Allow
+		}
+		if v := decide("mvnd --version"); v.Decision != want {
+			t.Errorf("mvnd --version with %q: %v (%s), want %v", text, v.Decision, v.Reason, want)
+		}
+		if v := decide("mvn --version"); v.Decision != permission.Allow {
+			t.Errorf("mvn --version with mvnd.properties %q: %v (%s), want it allowed", text, v.Decision, v.Reason)
+		}
+	}
+	// A line that writes mvnd's settings, or the jvm.config it reads as
+	// mvn does, and then runs mvnd (allowed at round 122: the analysis
+	// knew mvn and mvnw, not mvnd, as readers of .mvn).
+	home, wd := unlinkedFixture(t)
+	wantDecisions(t, secretDecider(t, home, wd), []string{
+		"mkdir -p .mvn && echo 'mvnd.jvmArgs=-Xlog:gc:file=../home/x' > .mvn/mvnd.properties && mvnd --version",
+		"mkdir -p .mvn && echo '-Xlog:gc:file=../home/x' > .mvn/jvm.config && mvnd --version",
+	}, []string{"mvnd --version", "mkdir -p .mvn && echo x > notes.txt && mvnd --version"})
 }

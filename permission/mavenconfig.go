@@ -28,13 +28,16 @@ import (
 // directory.
 
 // mavenConfigUnsound says why the text of the maven options file p (a
-// jvm.config or a maven.config) may make mvn run in cwd write outside the
+// jvm.config, a maven.config or mvnd's mvnd.properties) may make mvn run in cwd write outside the
 // workdir or run code the line does not show, or "", and returns the
 // settings files its -s and -gs name.
 func (g *Gate) mavenConfigUnsound(cwd, p, text string) (string, []string) {
 	project := filepath.Dir(filepath.Dir(p))
-	if filepath.Base(p) == "jvm.config" {
+	switch filepath.Base(p) {
+	case "jvm.config":
 		return jvmConfigUnsound(text), nil
+	case "mvnd.properties":
+		return mvndPropertiesUnsound(text), nil
 	}
 	var more []string
 	for _, line := range configLines(text) {
@@ -374,4 +377,64 @@ func mavenProperty(name, value string, jvm bool) bool {
 		}
 	}
 	return true
+}
+
+// mvndKeys are the keys of mvnd's .mvn/mvnd.properties the gate allows,
+// by the shape of their values: "plain" (see plainValue), "duration"
+// (3 hours, 100ms), "jvm" (mvnd.jvmArgs, judged as a jvm.config is).
+// Its other keys name a JDK whose java the daemon runs (java.home), the
+// directories it writes (mvnd.daemonStorage, mvnd.registry), settings,
+// extensions or a debugging port, and ask.
+var mvndKeys = map[string]string{
+	"mvnd.threads": "plain", "mvnd.builder": "plain", "mvnd.serial": "plain", "mvnd.noBuffering": "plain",
+	"mvnd.rollingWindowSize": "plain", "mvnd.maxLostKeepAlive": "plain", "mvnd.minThreads": "plain",
+	"mvnd.minHeapSize": "plain", "mvnd.maxHeapSize": "plain", "mvnd.threadStackSize": "plain",
+	"mvnd.enableAssertions": "plain", "mvnd.buildTime": "plain", "mvnd.socketFamily": "plain",
+	"mvnd.noModelCache": "plain", "style.color": "plain", "mvnd.idleTimeout": "duration",
+	"mvnd.keepAlive": "duration", "mvnd.logPurgePeriod": "duration", "mvnd.expirationCheckDelay": "duration",
+	"mvnd.duplicateDaemonGracePeriod": "duration", "mvnd.connectTimeout": "duration",
+	"mvnd.socketConnectTimeout": "duration", "mvnd.cancelConnectTimeout": "duration", "mvnd.jvmArgs": "jvm",
+}
+
+// mvndDuration matches a duration of mvnd.properties.
+var mvndDuration = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+ ?[a-z]*( [0-9]+ ?[a-z]*)*$`) })
+
+// mvndPropertiesUnsound says why the text of mvnd's .mvn/mvnd.properties
+// sets a key other than mvndKeys, or one of them to a value of another
+// shape, or "". A backslash (an escape, a line that goes on) asks.
+func mvndPropertiesUnsound(text string) string {
+	if strings.Contains(text, `\`) {
+		return "has a backslash, which may hide a key or a value"
+	}
+	for _, line := range configLines(text) {
+		line = strings.TrimLeft(line, " \t\f")
+		if line == "" || line[0] == '#' || line[0] == '!' {
+			continue
+		}
+		end := strings.IndexAny(line, "=: \t\f")
+		if end < 0 {
+			end = len(line)
+		}
+		key, value := line[:end], strings.TrimLeft(line[end:], " \t\f")
+		if value != "" && (value[0] == '=' || value[0] == ':') {
+			value = strings.TrimLeft(value[1:], " \t\f")
+		}
+		value = strings.TrimRight(value, " \t\f")
+		var ok bool
+		switch mvndKeys[key] {
+		case "plain":
+			ok = plainValue().MatchString(value) && !strings.Contains(value, "..")
+		case "duration":
+			ok = mvndDuration().MatchString(value)
+		case "jvm":
+			if why := jvmConfigUnsound(value); why != "" {
+				return "sets mvnd.jvmArgs, which " + why
+			}
+			ok = true
+		}
+		if !ok {
+			return "sets " + clip(key) + " to " + clip(value) + ", which the gate does not know to be harmless (a key that names a path, a program or a port)"
+		}
+	}
+	return ""
 }

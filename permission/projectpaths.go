@@ -74,6 +74,9 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		options: []string{"--config", "--configDir", "-s", "--source"}}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
+	// mvnd reads its own settings besides (mavenconfig.go).
+	mvnd := mvn
+	mvnd.files = append(append([]string(nil), mvn.files...), ".mvn/mvnd.properties")
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo} {
 		ps.values = settingsValue(ps.keys)
 	}
@@ -83,7 +86,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		"npm": {tsc}, "pnpm": {tsc}, "yarn": {tsc}, "yarnpkg": {tsc}, "bun": {tsc}, "npx": {tsc}, "pnpx": {tsc},
 		"bunx":   {tsc},
 		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
-		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvn},
+		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
 	}
 })
 
