@@ -231,12 +231,14 @@ var jvmWords = map[string]bool{
 // jvmBooleanFlags are the -XX flags jvm.config may turn on or off: of
 // the collectors, the heap, the compilers and diagnostics printed to the
 // output. A heap dump on an OutOfMemoryError goes to the working
-// directory unless -XX:HeapDumpPath says otherwise, which asks.
+// directory unless -XX:HeapDumpPath says otherwise, which asks; a crash
+// (CrashOnOutOfMemoryError) may write a core dump where the system says,
+// and asks.
 var jvmBooleanFlags = map[string]bool{
 	"UseG1GC": true, "UseParallelGC": true, "UseParallelOldGC": true, "UseSerialGC": true, "UseZGC": true,
 	"ZGenerational": true, "UseShenandoahGC": true, "UseConcMarkSweepGC": true, "UseEpsilonGC": true,
 	"UseStringDeduplication": true, "HeapDumpOnOutOfMemoryError": true, "ExitOnOutOfMemoryError": true,
-	"CrashOnOutOfMemoryError": true, "UseCompressedOops": true, "UseCompressedClassPointers": true,
+	"UseCompressedOops": true, "UseCompressedClassPointers": true,
 	"TieredCompilation": true, "UseContainerSupport": true, "UnlockExperimentalVMOptions": true,
 	"UnlockDiagnosticVMOptions": true, "AlwaysPreTouch": true, "UseNUMA": true, "UseLargePages": true,
 	"UseTransparentHugePages": true, "ParallelRefProcEnabled": true, "DisableExplicitGC": true,
@@ -275,6 +277,7 @@ var jvmNumberFlags = map[string]bool{
 	"NonProfiledCodeHeapSize": true, "ProfiledCodeHeapSize": true, "NonNMethodCodeHeapSize": true,
 	"MarkStackSize": true, "MarkStackSizeMax": true, "ObjectAlignmentInBytes": true, "TLABSize": true,
 	"MinTLABSize": true, "ZCollectionInterval": true, "ZUncommitDelay": true, "SoftMaxHeapSize": true,
+	"MaxPermSize": true, "PermSize": true,
 }
 
 // jvmNumber matches a value of jvmNumberFlags.
