@@ -36,8 +36,8 @@ type pathSettings struct {
 	files []string
 	up    bool
 	// keys are the lower-case keys whose values name paths; tokens
-	// marks files that are command-line words (maven.config), each
-	// judged as a path where it looks like one.
+	// marks files that are command-line words (maven's jvm.config and
+	// maven.config), judged by mavenConfigUnsound.
 	keys   []string
 	tokens bool
 	// follow are the keys whose values name another settings file it
@@ -74,6 +74,9 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		options: []string{"--config", "--configDir", "-s", "--source"}}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
+	// mvnd reads its own settings besides (mavenconfig.go).
+	mvnd := mvn
+	mvnd.files = append(append([]string(nil), mvn.files...), ".mvn/mvnd.properties")
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo} {
 		ps.values = settingsValue(ps.keys)
 	}
@@ -83,7 +86,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		"npm": {tsc}, "pnpm": {tsc}, "yarn": {tsc}, "yarnpkg": {tsc}, "bun": {tsc}, "npx": {tsc}, "pnpx": {tsc},
 		"bunx":   {tsc},
 		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
-		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvn},
+		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
 	}
 })
 
@@ -211,7 +214,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		var more []string
 		why := configFileUnsound(p, func(text string) string {
 			var w string
-			w, more = g.settingsTextUnsound(ps, filepath.Dir(p), filepath.Base(p), text)
+			w, more = g.settingsTextUnsound(ps, cwd, filepath.Dir(p), filepath.Base(p), text)
 			return w
 		})
 		if why != "" {
@@ -246,10 +249,11 @@ const maxPathSettingsFiles = 64
 // settingsString matches a quoted string of an array.
 var settingsString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) })
 
-// settingsTextUnsound says why the text of the settings file base in dir
-// may name a path outside the workdir (see pathSettings), or "", and
-// returns the settings files it names that ps follows.
-func (g *Gate) settingsTextUnsound(ps pathSettings, dir, base, text string) (string, []string) {
+// settingsTextUnsound says why the text of the settings file base in dir,
+// read by a tool that runs in cwd, may name a path outside the workdir
+// (see pathSettings; maven's options files, see mavenConfigUnsound), or
+// "", and returns the settings files it names that ps follows.
+func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string) (string, []string) {
 	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) || strings.Contains(text, `\x`) {
 		return "has an escape, which may hide a key the gate checks", nil
 	}
@@ -266,24 +270,7 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, dir, base, text string) (str
 		return "", nil
 	}
 	if ps.tokens {
-		for _, tok := range strings.Fields(text) {
-			if why := g.tokenUnsound(dir, tok); why != "" {
-				return why, nil
-			}
-		}
-		// -s and -gs name a settings.xml: its localRepository.
-		toks := strings.Fields(text)
-		var more []string
-		for i, tok := range toks {
-			for _, o := range ps.options {
-				if v, ok := strings.CutPrefix(tok, o+"="); ok {
-					more = append(more, filepath.Join(dir, "..", v))
-				} else if tok == o && i+1 < len(toks) {
-					more = append(more, filepath.Join(dir, "..", toks[i+1]))
-				}
-			}
-		}
-		return "", more
+		return g.mavenConfigUnsound(cwd, filepath.Join(dir, base), text)
 	}
 	var more []string
 	for _, m := range ps.values.FindAllStringSubmatch(text, -1) {

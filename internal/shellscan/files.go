@@ -1479,7 +1479,7 @@ var projectFiles = lazy[map[string][]string]{build: func() map[string][]string {
 		"task":       {"Taskfile*.yml", "Taskfile*.yaml", "taskfile*.yml", "taskfile*.yaml"},
 		"rake":       {"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb", "*.rake", "*.rb"},
 		"gradle":     {"*.gradle", "*.gradle.kts", "gradle.properties", "gradle-wrapper.properties", "*.java", "*.kt", "*.groovy"},
-		"mvn":        {"pom.xml", "jvm.config", "maven.config", "extensions.xml", "settings.xml", "maven-wrapper.properties"},
+		"mvn":        {"pom.xml", "jvm.config", "maven.config", "extensions.xml", "settings.xml", "maven-wrapper.properties", "mvnd.properties"},
 		"ant":        {"build.xml", "*.xml", "*.properties"},
 		"bazel":      {"BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "WORKSPACE.bzlmod", "MODULE.bazel", "*.bzl", ".bazelrc", ".bazelversion"},
 		"scons":      append([]string{"SConstruct", "Sconstruct", "sconstruct", "SConscript"}, python...),
@@ -1522,7 +1522,7 @@ var projectFiles = lazy[map[string][]string]{build: func() map[string][]string {
 	addRT61ProjectFiles(m)
 	// Other names of the same programs.
 	for alias, of := range map[string]string{"tofu": "terraform", "terragrunt": "terraform", "ctest": "cmake",
-		"cpack": "cmake", "samu": "ninja", "go-task": "task", "gradlew": "gradle", "mvnw": "mvn",
+		"cpack": "cmake", "samu": "ninja", "go-task": "task", "gradlew": "gradle", "mvnw": "mvn", "mvnd": "mvn",
 		"bazelisk": "bazel", "inv": "invoke", "pip3": "pip", "docker-compose": "docker", "podman": "docker",
 		"podman-compose": "docker", "nerdctl": "docker", "buildah": "docker", "msbuild": "dotnet",
 		"nix-build": "nix", "honcho": "foreman", "overmind": "foreman", "pmake": "bmake", "bsdmake": "bmake",
