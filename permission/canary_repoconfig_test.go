@@ -65,6 +65,38 @@ var canaryRepoConfig = []struct{ setup, line string }{
 	{`mkdir -p sub/r; (cd sub/r && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` + nestedMonitor + ` >> sub/r/.git/config; ` + repoInit,
 		`git add -A; git status`},
 	{`git init -q; head -c 1100000 /dev/zero | tr '\0' '#' >> .git/config; printf '\n' >> .git/config; ` + evilMonitor + ` >> .git/config`, `git status`},
+	// The configuration read as git's parser reads it (redteam118): a
+	// backslash ending a comment continues nothing, a "]" in a quoted
+	// subsection is the subsection's, and a NUL byte cuts a name or a
+	// value short ([core "fsmonitor\0"] x = … is core.fsmonitor).
+	{`git init -q; printf '[core]\n# \\\n\tfsmonitor = cat ../home/.ssh/id_ed25519 >&2; false\n' >> .git/config`, `git status`},
+	{`git init -q; printf '[core]\n\tbare = false # x \\\n\tfsmonitor = cat ../home/.ssh/id_ed25519 >&2; false\n' >> .git/config`, `git status`},
+	{`git init -q; printf '[core] ; \\\n\tfsmonitor = cat ../home/.ssh/id_ed25519 >&2; false\n' >> .git/config`, `git status`},
+	{repoInit + `printf '[diff "a]b"] textconv = cat ../home/.ssh/id_ed25519;:\n' >> .git/config; echo '* diff=a]b' > .gitattributes; echo b > f`, `git diff`},
+	{`git init -q; printf '[core "fsmonitor\000"]\n\tx = "cat ../home/.ssh/id_ed25519 >&2; false"\n' >> .git/config`, `git status`},
+	{`git init -q; printf '[include "path\000"]\n\tx = ../evil.conf\n' >> .git/config; ` + evilMonitor + ` > evil.conf`, `git status`},
+	{repoInit + `printf '[blame]\n\tignoreRevsFile = "../home/.ssh/id_ed25519\000/../../../work/f"\n' >> .git/config`, `git blame f`},
+	// Paths as git makes them: joined as strings, so that a ".." after a
+	// link leads beside the link's target, and %(prefix)/ beneath git's
+	// installation (/usr/.. is /).
+	{`git init -q; mkdir -p d/e; ln -s ../d/e .git/lnk; ` + evilMonitor + ` > d/evil.conf; git config include.path lnk/../evil.conf`, `git status`},
+	{repoInit + `mkdir -p sub; ln -s ../../home/.ssh sub/s; git config blame.ignoreRevsFile sub/s/../.ssh/id_ed25519`, `git blame f`},
+	{repoInit + `git config blame.ignoreRevsFile "%(prefix)/..$(cd ..; pwd)/home/.ssh/id_ed25519"`, `git blame f`},
+	{repoInit + `git config fsck.skipList ../home/.ssh/id_ed25519`, `git fsck`},
+	// Links in .git to the key: git shows what packed-refs,
+	// BISECT_START, shallow and rebase-merge/head-name hold.
+	{repoInit + `ln -s ../../home/.ssh/id_ed25519 .git/packed-refs; rm -f .git/refs/heads/*`, `git status`},
+	{repoInit + `touch .git/BISECT_LOG; ln -s ../../home/.ssh/id_ed25519 .git/BISECT_START`, `git status`},
+	{repoInit + `ln -s ../../home/.ssh/id_ed25519 .git/shallow`, `git log`},
+	{repoInit + `mkdir rm; ln -s ../rm .git/rebase-merge; ln -s ../../home/.ssh/id_ed25519 rm/head-name; git rev-parse HEAD > rm/onto; touch rm/interactive`, `git status`},
+	// A .git directory that is not a repository to git: git goes on to
+	// a parent's, or takes the workdir for a bare repository.
+	{`(cd .. && git init -q && git config core.fsmonitor 'cat home/.ssh/id_ed25519 >&2; false'); rm -rf .git; mkdir .git; touch .git/config`, `git status`},
+	{`git init -q --bare .; rm -rf .git; mkdir .git; git config -f config diff.x.textconv 'cat ../home/.ssh/id_ed25519;:'; mkdir -p info; echo '* diff=x' > info/attributes; ` +
+		`c=; for v in a b; do echo $v > f; t=$(printf '100644 blob %s\tf\n' $(git hash-object -w f) | git mktree); c=$(git -c user.name=a -c user.email=a@b commit-tree ${c:+-p $c} -m $v $t); done; git update-ref refs/heads/main $c; echo 'ref: refs/heads/main' > HEAD`, `git log -p`},
+	// pull.rebase = interactive starts the sequence editor.
+	{repoInit + `git config pull.rebase interactive; git config sequence.editor 'cat ../home/.ssh/id_ed25519 >&2; :'; git config user.name a; git config user.email a@b; ` +
+		`mkdir ../other; (cd ../other && git init -q && echo s > s && git add s && git -c user.name=a -c user.email=a@b commit -qm s && git branch -M main); git remote add o ../other`, `git pull o main --allow-unrelated-histories`},
 }
 
 // repoConfigOrdinary are repositories whose configuration names commands
@@ -88,6 +120,12 @@ var repoConfigOrdinary = []struct{ setup, line string }{
 	{`mkdir -p sub/r; (cd sub/r && git init -q); ` + nestedMonitor + ` >> sub/r/.git/config; ` + repoInit, `git status`},
 	{`git config --global user.name a; git config --global user.email a@b; ` + repoInit + `echo b > f; mkdir -p d/e; echo c > d/e/g`,
 		`git add -A && git commit -qm x && git status && git log --oneline`},
+	// Configuration git reads in its less common spellings, packed
+	// references, a detached HEAD, links in .git that stay in the
+	// project, hooks linked from elsewhere, an editor by name.
+	{repoInit + `printf '[Core]\r\n\tfsmonitor\r\n; a comment \\\n[remote "origin"] url = "https://example.com/\\\nx.git" # comment\n[includeIf "gitdir:~/w/"]\n\tpath = ~/w.conf\n[pull]\n\trebase = true\n[core]\n\teditor = code --wait\n' >> .git/config; ` +
+		`git pack-refs --all; git checkout -q --detach; mkdir -p shared; rm .git/info/exclude; ln -s ../../shared/exclude .git/info/exclude; ln -s /usr/share/doc .git/hooks/post-x`,
+		`git status; git log --oneline; git diff; git blame f`},
 }
 
 // repoConfigOutside are copied repositories whose configuration makes a
@@ -97,6 +135,10 @@ var repoConfigOrdinary = []struct{ setup, line string }{
 var repoConfigOutside = []struct{ setup, line, out string }{
 	{repoInit + `echo b >> f; git -c user.name=a -c user.email=a@b commit -qam b; git config format.outputDirectory ../home/.ssh`, `git format-patch -1`, "home/.ssh/0001-b.patch"},
 	{repoInit + `echo b >> f; git -c user.name=a -c user.email=a@b commit -qam b; git config format.outputDirectory "$PWD/../out"`, `git format-patch -1`, "out/0001-b.patch"},
+	// Links in .git that git writes through: the commit message, the
+	// reflog it appends to.
+	{repoInit + `git config user.name a; git config user.email a@b; rm .git/COMMIT_EDITMSG; ln -s ../../home/x .git/COMMIT_EDITMSG`, `git commit -qm x --allow-empty`, "home/x"},
+	{repoInit + `git config user.name a; git config user.email a@b; rm .git/logs/HEAD; ln -s ../../../home/y .git/logs/HEAD`, `git commit -qm x --allow-empty`, "home/y"},
 }
 
 // TestCanaryRepoConfig checks that each copied repository's configuration

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path"
 	"path/filepath"
 	"slices"
@@ -42,6 +43,9 @@ import (
 // took), and with submodule.recurse the changer itself goes into them, so
 // the configuration of every repository nested in the project counts too.
 func (g *Gate) gitRepoCode(network, changer, several bool) string {
+	if why := gitElsewhere(g.workdir); why != "" {
+		return why
+	}
 	recurse := false
 	if why := g.gitRepoCodeIn(filepath.Join(g.workdir, ".git"), g.workdir, network, 0, &recurse); why != "" {
 		return why
@@ -50,6 +54,88 @@ func (g *Gate) gitRepoCode(network, changer, several bool) string {
 		return ""
 	}
 	return g.nestedRepoCode(network)
+}
+
+// gitElsewhere says why git, run in workdir, may not use the repository
+// of workdir/.git, whose configuration the gate reads: a .git directory
+// that is not a repository to git (is_git_directory: a HEAD that names a
+// ref or a commit, objects and refs) sends git on, to the workdir itself
+// as a bare repository (its HEAD, objects, refs, config and
+// info/attributes) or up to a parent's .git, as a copied tree may lay
+// them out. It returns "" when .git is a repository, or when git finds
+// none of these (it then stops: not a git repository).
+func gitElsewhere(workdir string) string {
+	if gitValidDir(filepath.Join(workdir, ".git")) {
+		return ""
+	}
+	for d := workdir; ; d = filepath.Dir(d) {
+		if d != workdir {
+			if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+				return "git may use the repository of " + clip(d) + ", a parent of the workdir, whose .git directory is not one git takes"
+			}
+		}
+		if gitValidDir(d) {
+			return "git may take " + clip(d) + " for a bare repository, whose configuration the gate does not read, since the workdir's .git directory is not one git takes"
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// gitValidDir reports whether git takes dir for a git directory, as
+// is_git_directory does: HEAD a link into refs/, or a file naming a ref
+// in refs/ or holding an object name, and objects and refs in dir or in
+// the common directory its commondir names.
+func gitValidDir(dir string) bool {
+	head := filepath.Join(dir, "HEAD")
+	fi, err := os.Lstat(head)
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		to, err := os.Readlink(head)
+		if err != nil || !strings.HasPrefix(to, "refs/") {
+			return false
+		}
+	} else {
+		b, err := readNoWait(head, maxGitConfigSize)
+		if err != nil {
+			return false
+		}
+		b = b[:min(len(b), 255)] // git reads no more
+		ref, isRef := bytes.CutPrefix(b, []byte("ref:"))
+		if !(isRef && bytes.HasPrefix(bytes.TrimLeft(ref, " \t\n\r"), []byte("refs/")) || gitHexName(b)) {
+			return false
+		}
+	}
+	common, ok := gitCommonDir(dir)
+	if !ok {
+		return true // a common directory the gate cannot read: take it as git may, and ask then
+	}
+	if common == "" {
+		common = dir
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(common, sub)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// gitHexName reports whether b begins with an object name of 40 hex
+// digits, as get_oid_hex reads a detached HEAD.
+func gitHexName(b []byte) bool {
+	if len(b) < 40 {
+		return false
+	}
+	for _, c := range b[:40] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // gitNetwork reports whether the git subcommand sub talks to a remote,
@@ -149,9 +235,18 @@ const maxSubmoduleDepth = 8
 // recurse is set when the configuration turns submodule.recurse on.
 func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recurse *bool) string {
 	files := []string{filepath.Join(dir, "config"), filepath.Join(dir, "config.worktree")}
+	if why := g.gitDirLinks(dir); why != "" {
+		return why
+	}
 	if common, ok := gitCommonDir(dir); !ok {
 		return "git runs with a common directory (" + clip(filepath.Join(dir, "commondir")) + ") the gate cannot read, whose configuration may run commands"
 	} else if common != "" {
+		if !g.inProject(common) {
+			return "git keeps the repository's objects, references and configuration in " + clip(common) + ", outside the project"
+		}
+		if why := g.gitDirLinks(common); why != "" {
+			return why
+		}
 		files = append(files, filepath.Join(common, "config"))
 	}
 	seen := map[string]bool{}
@@ -165,18 +260,27 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 		seen[f] = true
 		entries, whole := gitConfigEntries(f)
 		if !whole {
-			why = "git reads " + clip(f) + ", a configuration the gate cannot read, which may run commands"
+			why = "git reads " + clip(f) + ", a configuration the gate cannot read whole or parse, which may run commands"
 			return
 		}
 		for _, e := range entries {
 			if e.key == "path" && (e.section == "include" || strings.HasPrefix(e.section, "includeif ") || strings.HasPrefix(e.section, "includeif.")) {
-				v := e.value
-				if strings.HasPrefix(v, "~/") && g.home != "" {
-					v = filepath.Join(g.home, v[2:])
-				} else if !filepath.IsAbs(v) {
-					v = filepath.Join(filepath.Dir(f), v)
+				// git joins the path to the including file's
+				// directory as strings, and the kernel takes a ".."
+				// after a link from where the link leads: the path is
+				// read as joined, not cleaned.
+				v, known := gitInterpolate(e.value, g.home)
+				if !known {
+					why = "git includes " + clip(e.value) + " (" + clip(f) + "), a file the gate cannot find, whose configuration may run commands"
+					return
 				}
-				read(filepath.Clean(v), depth+1)
+				if v == "" {
+					continue // git stops on it
+				}
+				if !filepath.IsAbs(v) {
+					v = f[:strings.LastIndexByte(f, '/')+1] + v
+				}
+				read(v, depth+1)
 				if why != "" {
 					return
 				}
@@ -249,9 +353,24 @@ func gitDirOf(sub string) (dir string, ok bool) {
 	}
 	v = strings.TrimSpace(v)
 	if !filepath.IsAbs(v) {
-		v = filepath.Join(sub, v)
+		v = sub + "/" + v
 	}
-	return filepath.Clean(v), true
+	return physical(v)
+}
+
+// physical returns the path p names with its links followed (git takes
+// the real path of a git directory, so that a ".." after a link leads
+// beside the link's target), "" when it does not exist; ok is false when
+// it cannot be worked out.
+func physical(p string) (string, bool) {
+	r, err := filepath.EvalSymlinks(p)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return "", true
+	}
+	if err != nil {
+		return "", false
+	}
+	return r, true
 }
 
 // maxGitIndexSize bounds the index gitlinks reads; a larger one asks.
@@ -356,9 +475,9 @@ func gitCommonDir(dir string) (common string, ok bool) {
 		return "", true
 	}
 	if !filepath.IsAbs(c) {
-		c = filepath.Join(dir, c)
+		c = dir + "/" + c
 	}
-	return filepath.Clean(c), true
+	return physical(c)
 }
 
 // gitCodeKey returns the name of e (section.key) when it is one of the
@@ -382,8 +501,16 @@ func gitCodeKey(e gitConfigEntry, network bool) (name string, path bool) {
 		}
 		return name, strings.HasPrefix(e.key, "ssl") || e.key == "cookiefile"
 	case "fsmonitor", "worktree", "textconv", "external", "clean", "smudge", "process", "driver",
-		"program", "difffilter", "pager":
+		"program", "difffilter", "pager", "editor":
 		return name, false
+	case "rebase":
+		// pull.rebase or branch.<name>.rebase = interactive makes git
+		// pull start the sequence editor, which the repository names
+		// too (sequence.editor), or vi, which reads keys from a pipe.
+		if (section == "pull" || section == "branch") && strings.HasPrefix(strings.ToLower(e.value), "i") {
+			return name, false
+		}
+		return "", false
 	}
 	if gitPathKeys[e.key] || section == "mailmap" && e.key == "file" {
 		return name, true
@@ -401,7 +528,7 @@ func gitCodeKey(e gitConfigEntry, network bool) (name string, path bool) {
 var gitPathKeys = map[string]bool{
 	"template": true, "signaturefile": true, "outputdirectory": true, "ignorerevsfile": true,
 	"orderfile": true, "excludesfile": true, "attributesfile": true, "allowedsignersfile": true,
-	"revocationfile": true,
+	"revocationfile": true, "skiplist": true,
 }
 
 // gitHarmless reports whether e, a key gitCodeKey names, holds a value
@@ -435,9 +562,12 @@ func gitHarmless(e gitConfigEntry, dir, worktree string) bool {
 		return false
 	case "worktree":
 		if !filepath.IsAbs(v) {
-			v = filepath.Join(dir, v)
+			v = dir + "/" + v
 		}
-		return filepath.Clean(v) == filepath.Clean(worktree)
+		// git takes the real path, a ".." after a link beside its target.
+		p, ok := physical(v)
+		w, wok := physical(worktree)
+		return ok && wok && p != "" && p == w
 	case "clean", "smudge", "process":
 		if words[0] != "git-lfs" || len(words) < 2 {
 			return false
@@ -455,6 +585,14 @@ func gitHarmless(e gitConfigEntry, dir, worktree string) bool {
 			"/usr/bin/gpg", "/usr/bin/gpg2", "/usr/bin/gpgsm", "/usr/bin/ssh-keygen"}, v)
 	case "sshcommand":
 		return gitPlainSSH(v, words)
+	case "editor":
+		// An editor by name with options only: git runs it on a file of
+		// .git (git commit without -m, git rebase -i), which a line
+		// that starts one asks about anyway.
+		return slices.Contains([]string{"vi", "vim", "nvim", "nano", "emacs", "emacsclient", "code", "subl", "mate", "micro", "hx", "kak"}, words[0]) &&
+			options(words[1:])
+	case "rebase":
+		return false
 	case "helper":
 		return slices.Contains([]string{"cache", "store", "libsecret", "manager", "manager-core", "osxkeychain", "wincred"}, words[0]) &&
 			options(words[1:])
@@ -511,17 +649,124 @@ func gitFalse(v string) bool {
 // in the repository's worktree and is no secret location there (a
 // project's .env).
 func (g *Gate) gitPathInside(e gitConfigEntry, worktree string) bool {
-	v := e.value
+	v, known := gitInterpolate(e.value, g.home)
 	switch {
-	case strings.HasPrefix(v, "~/") && g.home != "":
-		v = filepath.Join(g.home, v[2:])
-	case strings.HasPrefix(v, "~"):
+	case !known || v == "":
 		return false
 	case !filepath.IsAbs(v):
-		v = filepath.Join(worktree, v)
+		v = worktree + "/" + v
 	}
-	v = filepath.Clean(v)
+	// git opens the path as written: a ".." after a link leads beside
+	// the link's target, which the path cleaned would hide.
 	lk := g.lookups()
-	return pathmatch.Within(v, worktree) && pathmatch.Within(lk.ResolveFrom(v, worktree), lk.ResolveFrom(worktree, worktree)) &&
-		!g.namesSecret([]string{""}, v, false, true)
+	real := lk.ResolveFrom(v, worktree)
+	if p, ok := physical(v); !ok {
+		return false
+	} else if p != "" {
+		real = p
+	}
+	return pathmatch.Within(filepath.Clean(v), worktree) && pathmatch.Within(real, lk.ResolveFrom(worktree, worktree)) &&
+		!g.namesSecret([]string{""}, v, false, true) && !g.namesSecret([]string{""}, real, false, true)
+}
+
+// gitInterpolate returns the path v names as git's interpolate_path
+// makes it of a path-valued key or an include: ~ and ~/ are beneath home
+// (git takes $HOME, which the gate's home is), ~user/ beneath that user's
+// home, "" for a user there is not (git stops on it). known is false for
+// %(prefix)/, beneath git's installation prefix, or ~ with no home known:
+// the gate cannot tell where either leads (%(prefix)/../root/.ssh is any
+// path).
+func gitInterpolate(v, home string) (p string, known bool) {
+	if strings.HasPrefix(v, "%(prefix)/") {
+		return "", false
+	}
+	if !strings.HasPrefix(v, "~") {
+		return v, true
+	}
+	name, rest, _ := strings.Cut(v[1:], "/")
+	if name == "" {
+		if home == "" {
+			return "", false
+		}
+		return home + v[1:], true
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		var unknown user.UnknownUserError
+		return "", errors.As(err, &unknown)
+	}
+	if strings.Contains(v[1:], "/") {
+		return u.HomeDir + "/" + rest, true
+	}
+	return u.HomeDir, true
+}
+
+// inProject reports whether the path p, through links, lies in the
+// workdir.
+func (g *Gate) inProject(p string) bool {
+	lk := g.lookups()
+	return pathmatch.Within(lk.ResolveFrom(p, g.workdir), lk.ResolveFrom(g.workdir, g.workdir))
+}
+
+// gitDirLinks says why a symbolic link in the git directory dir makes a
+// git line opaque: git reads the files there and shows what a few of
+// them hold (packed-refs' lines in an error, BISECT_START's and
+// rebase-merge/head-name's in git status, shallow's), and writes others
+// in place (COMMIT_EDITMSG, the reflogs in logs, FETCH_HEAD) or beneath
+// linked directories (objects, refs), so a copied repository's link to
+// ~/.ssh/id_ed25519 prints the key and one to ~/.bashrc rewrites it. A
+// link that stays in the project, leads to no secret and no protected
+// path is fine (git's contrib/git-new-workdir makes such links, Android's
+// repo too when the workdir holds .repo); the directories such a link
+// leads to are looked through as well. The loose objects' fan-out
+// directories (objects/xx, lfs/objects/xx) are not looked into, only
+// whether they are links; submodules' git directories (modules) are
+// looked through when git goes there, and hooks, the project's code
+// that git runs but neither shows nor writes, not at all. It returns ""
+// otherwise.
+func (g *Gate) gitDirLinks(dir string) string {
+	lk := g.lookups()
+	budget := maxLinkWalk
+	seen := map[string]bool{dir: true}
+	queue := []string{dir}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := lk.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				return "git works in " + clip(dir) + ", too large for the gate to look through for links out of the project"
+			}
+			p := filepath.Join(d, e.Name())
+			if d == dir && e.Name() == "hooks" {
+				continue // the project's code, which git runs and neither shows nor writes
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				to, ok := physical(p)
+				if !ok || to != "" && (!g.inProject(to) || g.hitsProtected(to, true) || g.namesSecret([]string{""}, to, false, true)) ||
+					to == "" && (!g.inProject(p) || g.namesSecret([]string{""}, p, false, false)) {
+					return "git reads or writes " + clip(p) + ", a link out of the project, to a secret or to a protected path, which a copied repository may hold"
+				}
+				if fi, err := os.Stat(to); to != "" && err == nil && fi.IsDir() && !seen[to] {
+					seen[to] = true
+					queue = append(queue, to)
+				}
+				continue
+			}
+			if !e.IsDir() || d == dir && e.Name() == "modules" {
+				continue
+			}
+			if base := filepath.Base(d); (base == "objects" || filepath.Base(filepath.Dir(d)) == "lfs") && len(e.Name()) == 2 {
+				continue // the fan-out of loose objects: only whether it is a link counts
+			}
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return ""
 }
