@@ -21,6 +21,13 @@ const (
 	repoNested = `mkdir -p sub/r; (cd sub/r && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		`git init -q; git add sub/r 2>/dev/null; git -c user.name=a -c user.email=a@b commit -qm m; `
 	nestedMonitor = `printf '[core]\n\tfsmonitor = cat ../../../home/.ssh/id_ed25519 >&2; false\n'`
+	// repoModule adds ../src, whose files have the attribute filter=x,
+	// as the submodule sub/r, then takes it out of the worktree (its git
+	// directory stays in .git/modules/sub/r) and turns submodule.recurse
+	// on.
+	repoModule = `mkdir ../src; (cd ../src && git init -q && echo a > f && echo '* filter=x' > .gitattributes && git add . && git -c user.name=a -c user.email=a@b commit -qm m); ` +
+		repoInit + `git config user.name a; git config user.email a@b; git -c protocol.file.allow=always submodule add -q ../src sub/r 2>/dev/null; git commit -qm s; ` +
+		`git submodule deinit -q -f sub/r; git config submodule.sub/r.url ../src; git config submodule.recurse true; `
 )
 
 // canaryRepoConfig are copied repositories (their setup stands in for an
@@ -94,6 +101,11 @@ var canaryRepoConfig = []struct{ setup, line string }{
 	{`(cd .. && git init -q && git config core.fsmonitor 'cat home/.ssh/id_ed25519 >&2; false'); rm -rf .git; mkdir .git; touch .git/config`, `git status`},
 	{`git init -q --bare .; rm -rf .git; mkdir .git; git config -f config diff.x.textconv 'cat ../home/.ssh/id_ed25519;:'; mkdir -p info; echo '* diff=x' > info/attributes; ` +
 		`c=; for v in a b; do echo $v > f; t=$(printf '100644 blob %s\tf\n' $(git hash-object -w f) | git mktree); c=$(git -c user.name=a -c user.email=a@b commit-tree ${c:+-p $c} -m $v $t); done; git update-ref refs/heads/main $c; echo 'ref: refs/heads/main' > HEAD`, `git log -p`},
+	// A submodule's git directory in .git/modules that is not checked
+	// out: with submodule.recurse, git pull and git checkout check it
+	// out from there, with its configuration.
+	{repoModule + `git --git-dir=.git/modules/sub/r config filter.x.smudge 'cat ../../../home/.ssh/id_ed25519 >&2; cat'`, `git pull -q . main`},
+	{repoModule + `git --git-dir=.git/modules/sub/r config filter.x.smudge 'cat ../../../home/.ssh/id_ed25519 >&2; cat'; git checkout -q -b x; git rm -q sub/r; git commit -qm rm`, `git checkout main`},
 	// pull.rebase = interactive starts the sequence editor.
 	{repoInit + `git config pull.rebase interactive; git config sequence.editor 'cat ../home/.ssh/id_ed25519 >&2; :'; git config user.name a; git config user.email a@b; ` +
 		`mkdir ../other; (cd ../other && git init -q && echo s > s && git add s && git -c user.name=a -c user.email=a@b commit -qm s && git branch -M main); git remote add o ../other`, `git pull o main --allow-unrelated-histories`},
@@ -115,6 +127,9 @@ var repoConfigOrdinary = []struct{ setup, line string }{
 	{`mkdir ../src; (cd ../src && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		repoInit + `git -c protocol.file.allow=always submodule add -q ../src sub/r 2>/dev/null; git -c user.name=a -c user.email=a@b commit -qm s`,
 		`git status; git diff; git log --oneline`},
+	// The same, taken out of the worktree, its git directory kept, with
+	// submodule.recurse on and no filter.
+	{repoModule, `git status; git log --oneline; git checkout -q -b y`},
 	// A repository nested in the project but not recorded in its index:
 	// git does not go there.
 	{`mkdir -p sub/r; (cd sub/r && git init -q); ` + nestedMonitor + ` >> sub/r/.git/config; ` + repoInit, `git status`},

@@ -34,7 +34,9 @@ import (
 // talks to a remote (core.sshCommand, credential helpers, url rewrites)
 // count with network only (see gitNetwork). Hooks stay the project's
 // code, as a Makefile is: the gate protects them from the line's writes.
-// It returns "" when nothing of the kind is found.
+// It asks too when git may use another repository than .git
+// (gitElsewhere) and when .git holds links out of the project
+// (gitDirLinks). It returns "" when nothing of the kind is found.
 //
 // changer says the line has a git command that may change the index
 // (add, checkout, merge …) and several that it has more than one git
@@ -304,6 +306,9 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 	if why != "" {
 		return why
 	}
+	if why := g.gitModulesCode(dir, worktree, network, depth, recurse); why != "" {
+		return why
+	}
 	links, err := gitlinks(filepath.Join(dir, "index"), hashSize)
 	if err != nil {
 		return "git may run in submodules the gate cannot list (" + err.Error() + ")"
@@ -322,6 +327,58 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 		}
 		if why := g.gitRepoCodeIn(subDir, sub, network, depth+1, recurse); why != "" {
 			return why
+		}
+	}
+	return ""
+}
+
+// gitModulesCode is gitRepoCodeIn for each submodule's git directory
+// kept in dir/modules (.git/modules/NAME), checked out or not: git
+// checkout and git pull with submodule.recurse check a submodule out from
+// there, and git fetch fetches into one whose recorded commit changed,
+// each with that directory's configuration. A submodule's worktree is
+// taken to be its name beneath worktree, as git submodule add makes it;
+// a core.worktree elsewhere asks.
+func (g *Gate) gitModulesCode(dir, worktree string, network bool, depth int, recurse *bool) string {
+	modules := filepath.Join(dir, "modules")
+	budget := maxLinkWalk
+	queue := []string{modules}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if d != modules && gitValidDir(d) {
+			if depth+1 > maxSubmoduleDepth {
+				return "git may run in submodules nested deeper than the gate follows"
+			}
+			rel, _ := filepath.Rel(modules, d)
+			if why := g.gitRepoCodeIn(d, filepath.Join(worktree, rel), network, depth+1, recurse); why != "" {
+				return why
+			}
+			continue
+		}
+		entries, err := g.lookups().ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				return "git may run in submodules of " + clip(modules) + ", too many for the gate to look through"
+			}
+			p := filepath.Join(d, e.Name())
+			if e.Type()&fs.ModeSymlink != 0 {
+				// gitDirLinks leaves modules to this walk.
+				to, ok := physical(p)
+				if !ok || to != "" && !g.inProject(to) || to == "" && !g.inProject(p) {
+					return "git may run in the submodule git directory " + clip(p) + ", a link out of the project"
+				}
+				if fi, err := os.Stat(to); to != "" && err == nil && fi.IsDir() {
+					queue = append(queue, p)
+				}
+				continue
+			}
+			if e.IsDir() {
+				queue = append(queue, p)
+			}
 		}
 	}
 	return ""
@@ -487,8 +544,10 @@ func gitCommonDir(dir string) (common string, ok bool) {
 // Keys are matched by their last part whatever the section's spelling
 // ([diff "x"], [diff.x]), so that a header the gate reads otherwise than
 // git still counts, and any key ending in "command" or "cmd" counts
-// (tar.<format>.command, gpg.ssh.defaultKeyCommand); network adds the
-// keys git only uses when it talks to a remote.
+// (tar.<format>.command, gpg.ssh.defaultKeyCommand), as do an editor
+// (core.editor, sequence.editor) and pull.rebase or branch.<name>.rebase
+// = interactive, which makes git pull start one; network adds the keys
+// git only uses when it talks to a remote.
 func gitCodeKey(e gitConfigEntry, network bool) (name string, path bool) {
 	name = e.section + "." + e.key
 	section, _, _ := strings.Cut(strings.ReplaceAll(e.section, ".", " "), " ")
@@ -536,7 +595,8 @@ var gitPathKeys = map[string]bool{
 // core.fsmonitor (git's own daemon), git-lfs's filters, a plain pager
 // (less, more, cat, delta, bat, diff-so-fancy) with options only, a
 // signing program (gpg, gpg2, gpgsm, ssh-keygen), a credential helper of
-// git's or the system's keyring by name, or a core.worktree that is the
+// git's or the system's keyring by name, an editor by name with options
+// (vi, vim, nano, emacs, code …), or a core.worktree that is the
 // repository's own worktree (the workdir, or a submodule's directory).
 // dir is the git directory, to which a relative worktree is relative.
 func gitHarmless(e gitConfigEntry, dir, worktree string) bool {
@@ -708,6 +768,15 @@ func (g *Gate) inProject(p string) bool {
 	return pathmatch.Within(lk.ResolveFrom(p, g.workdir), lk.ResolveFrom(g.workdir, g.workdir))
 }
 
+// gitStateDirs are the directories of a git directory whose files git
+// itself reads or writes, looked through by gitDirLinks; of the others
+// (modules, hooks, lfs, annex …) and of objects' fan-out only whether they
+// are links counts.
+var gitStateDirs = map[string]bool{
+	"refs": true, "logs": true, "objects": true, "info": true, "worktrees": true, "rebase-merge": true,
+	"rebase-apply": true, "sequencer": true, "rr-cache": true, "remotes": true, "branches": true,
+}
+
 // gitDirLinks says why a symbolic link in the git directory dir makes a
 // git line opaque: git reads the files there and shows what a few of
 // them hold (packed-refs' lines in an error, BISECT_START's and
@@ -718,12 +787,12 @@ func (g *Gate) inProject(p string) bool {
 // link that stays in the project, leads to no secret and no protected
 // path is fine (git's contrib/git-new-workdir makes such links, Android's
 // repo too when the workdir holds .repo); the directories such a link
-// leads to are looked through as well. The loose objects' fan-out
-// directories (objects/xx, lfs/objects/xx) are not looked into, only
-// whether they are links; submodules' git directories (modules) are
-// looked through when git goes there, and hooks, the project's code
-// that git runs but neither shows nor writes, not at all. It returns ""
-// otherwise.
+// leads to are looked through as well. Only gitStateDirs are looked
+// into: of the loose objects' fan-out (objects/xx), git-lfs's and
+// git-annex's stores, only whether they are links counts; submodules'
+// git directories (modules) are gitModulesCode's; hooks, the project's
+// code that git runs but neither shows nor writes, do not count. It
+// returns "" otherwise.
 func (g *Gate) gitDirLinks(dir string) string {
 	lk := g.lookups()
 	budget := maxLinkWalk
@@ -756,11 +825,8 @@ func (g *Gate) gitDirLinks(dir string) string {
 				}
 				continue
 			}
-			if !e.IsDir() || d == dir && e.Name() == "modules" {
-				continue
-			}
-			if base := filepath.Base(d); (base == "objects" || filepath.Base(filepath.Dir(d)) == "lfs") && len(e.Name()) == 2 {
-				continue // the fan-out of loose objects: only whether it is a link counts
+			if !e.IsDir() || d == dir && !gitStateDirs[e.Name()] || d == filepath.Join(dir, "objects") && e.Name() != "info" && e.Name() != "pack" {
+				continue // only whether it is a link counts
 			}
 			if !seen[p] {
 				seen[p] = true
