@@ -788,19 +788,59 @@ var gitStateDirs = map[string]bool{
 // path is fine (git's contrib/git-new-workdir makes such links, Android's
 // repo too when the workdir holds .repo); the directories such a link
 // leads to are looked through as well. Only gitStateDirs are looked
-// into: of the loose objects' fan-out (objects/xx), git-lfs's and
-// git-annex's stores, only whether they are links counts; submodules'
-// git directories (modules) are gitModulesCode's; hooks, the project's
-// code that git runs but neither shows nor writes, do not count. It
-// returns "" otherwise.
+// into, and of objects only info and pack (the loose objects' fan-out
+// is not read: a link there only sends git's compressed objects
+// elsewhere); of git-lfs's and git-annex's stores only whether they are
+// links counts; submodules' git directories (modules) are
+// gitModulesCode's; hooks, the project's code that git runs but neither
+// shows nor writes, do not count. It returns "" otherwise.
 func (g *Gate) gitDirLinks(dir string) string {
 	lk := g.lookups()
 	budget := maxLinkWalk
 	seen := map[string]bool{dir: true}
 	queue := []string{dir}
+	objects := filepath.Join(dir, "objects")
+	// link checks the link p: why it counts, or the directory it leads
+	// to, to look through.
+	link := func(p string) (why, follow string) {
+		to, ok := physical(p)
+		if !ok || to != "" && (!g.inProject(to) || g.hitsProtected(to, true) || g.namesSecret([]string{""}, to, false, true)) ||
+			to == "" && (!g.inProject(p) || g.namesSecret([]string{""}, p, false, false)) {
+			return "git reads or writes " + clip(p) + ", a link out of the project, to a secret or to a protected path, which a copied repository may hold", ""
+		}
+		if fi, err := os.Stat(to); to != "" && err == nil && fi.IsDir() && !seen[to] {
+			seen[to] = true
+			return "", to
+		}
+		return "", ""
+	}
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
+		if d == objects {
+			// Of the objects, only info (alternates, commit-graph)
+			// and pack: a link among the fan-out directories only
+			// gives git somewhere else to write its compressed
+			// objects, and reading the hundreds of them costs.
+			for _, name := range []string{"info", "pack"} {
+				p := filepath.Join(d, name)
+				fi, err := os.Lstat(p)
+				switch {
+				case err != nil:
+				case fi.Mode()&fs.ModeSymlink != 0:
+					why, follow := link(p)
+					if why != "" {
+						return why
+					}
+					if follow != "" {
+						queue = append(queue, follow)
+					}
+				case fi.IsDir():
+					queue = append(queue, p)
+				}
+			}
+			continue
+		}
 		entries, err := lk.ReadDir(d)
 		if err != nil {
 			continue
@@ -809,26 +849,23 @@ func (g *Gate) gitDirLinks(dir string) string {
 			if budget--; budget < 0 {
 				return "git works in " + clip(dir) + ", too large for the gate to look through for links out of the project"
 			}
-			p := filepath.Join(d, e.Name())
 			if d == dir && e.Name() == "hooks" {
 				continue // the project's code, which git runs and neither shows nor writes
 			}
 			if e.Type()&fs.ModeSymlink != 0 {
-				to, ok := physical(p)
-				if !ok || to != "" && (!g.inProject(to) || g.hitsProtected(to, true) || g.namesSecret([]string{""}, to, false, true)) ||
-					to == "" && (!g.inProject(p) || g.namesSecret([]string{""}, p, false, false)) {
-					return "git reads or writes " + clip(p) + ", a link out of the project, to a secret or to a protected path, which a copied repository may hold"
+				why, follow := link(filepath.Join(d, e.Name()))
+				if why != "" {
+					return why
 				}
-				if fi, err := os.Stat(to); to != "" && err == nil && fi.IsDir() && !seen[to] {
-					seen[to] = true
-					queue = append(queue, to)
+				if follow != "" {
+					queue = append(queue, follow)
 				}
 				continue
 			}
-			if !e.IsDir() || d == dir && !gitStateDirs[e.Name()] || d == filepath.Join(dir, "objects") && e.Name() != "info" && e.Name() != "pack" {
+			if !e.IsDir() || d == dir && !gitStateDirs[e.Name()] {
 				continue // only whether it is a link counts
 			}
-			if !seen[p] {
+			if p := filepath.Join(d, e.Name()); !seen[p] {
 				seen[p] = true
 				queue = append(queue, p)
 			}
