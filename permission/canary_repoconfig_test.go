@@ -21,6 +21,10 @@ const (
 	repoNested = `mkdir -p sub/r; (cd sub/r && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		`git init -q; git add sub/r 2>/dev/null; git -c user.name=a -c user.email=a@b commit -qm m; `
 	nestedMonitor = `printf '[core]\n\tfsmonitor = cat ../../../home/.ssh/id_ed25519 >&2; false\n'`
+	// repoPartial makes the workdir a partial clone of the remote o
+	// (which the case names) that lacks the blob of f's second version.
+	repoPartial = repoInit + `echo b > f; git -c user.name=a -c user.email=a@b commit -qam b; b=$(git rev-parse HEAD:f); rm .git/objects/${b%${b#??}}/${b#??}; ` +
+		`git config core.repositoryformatversion 1; git config extensions.partialClone o; git config remote.o.promisor true; `
 	// repoModule adds ../src, whose files have the attribute filter=x,
 	// as the submodule sub/r, then takes it out of the worktree (its git
 	// directory stays in .git/modules/sub/r) and turns submodule.recurse
@@ -106,6 +110,10 @@ var canaryRepoConfig = []struct{ setup, line string }{
 	// out from there, with its configuration.
 	{repoModule + `git --git-dir=.git/modules/sub/r config filter.x.smudge 'cat ../../../home/.ssh/id_ed25519 >&2; cat'`, `git pull -q . main`},
 	{repoModule + `git --git-dir=.git/modules/sub/r config filter.x.smudge 'cat ../../../home/.ssh/id_ed25519 >&2; cat'; git checkout -q -b x; git rm -q sub/r; git commit -qm rm`, `git checkout main`},
+	// A partial clone fetches the blob git show and git diff lack from
+	// its promisor remote: the remote's ssh command and upload-pack run.
+	{repoPartial + `git config remote.o.url git@x.invalid:y; git config core.sshCommand 'cat ../home/.ssh/id_ed25519 >&2; false'`, `git show HEAD`},
+	{repoPartial + `git config remote.o.url .; git config remote.o.uploadpack 'cat ../home/.ssh/id_ed25519 >&2; false'`, `git diff HEAD~1`},
 	// pull.rebase = interactive starts the sequence editor.
 	{repoInit + `git config pull.rebase interactive; git config sequence.editor 'cat ../home/.ssh/id_ed25519 >&2; :'; git config user.name a; git config user.email a@b; ` +
 		`mkdir ../other; (cd ../other && git init -q && echo s > s && git add s && git -c user.name=a -c user.email=a@b commit -qm s && git branch -M main); git remote add o ../other`, `git pull o main --allow-unrelated-histories`},
@@ -127,6 +135,8 @@ var repoConfigOrdinary = []struct{ setup, line string }{
 	{`mkdir ../src; (cd ../src && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		repoInit + `git -c protocol.file.allow=always submodule add -q ../src sub/r 2>/dev/null; git -c user.name=a -c user.email=a@b commit -qm s`,
 		`git status; git diff; git log --oneline`},
+	// A partial clone whose remote's keys are the ordinary ones.
+	{repoPartial + `git config remote.o.url https://example.com/x.git; git config credential.helper store; git config core.sshCommand 'ssh -o IdentitiesOnly=yes'`, `git status; git log --oneline -1`},
 	// The same, taken out of the worktree, its git directory kept, with
 	// submodule.recurse on and no filter.
 	{repoModule, `git status; git log --oneline; git checkout -q -b y`},

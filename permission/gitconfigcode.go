@@ -254,6 +254,12 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 	seen := map[string]bool{}
 	var why string
 	hashSize := 20
+	// fileEntry is an entry and the file it is in.
+	type fileEntry struct {
+		e gitConfigEntry
+		f string
+	}
+	var all []fileEntry // judged once every file is read: a later one may make the repository a partial clone
 	var read func(f string, depth int)
 	read = func(f string, depth int) {
 		if why != "" || seen[f] || depth > maxGitIncludes {
@@ -294,10 +300,14 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 			if e.section == "extensions" && e.key == "objectformat" && strings.EqualFold(e.value, "sha256") {
 				hashSize = 32
 			}
-			if k, isPath := gitCodeKey(e, network); k != "" && (isPath && !g.gitPathInside(e, worktree) || !isPath && !gitHarmless(e, dir, worktree)) {
-				why = "git runs with the repository's " + k + " = " + clip(e.value) + " (" + clip(f) + "), which may run a command or reach outside the project"
-				return
+			// A partial clone fetches the objects it lacks from its
+			// promisor remote in git show, git diff or git blame as
+			// much as in git fetch: the remote's keys count for every
+			// git command then.
+			if e.section == "extensions" && e.key == "partialclone" || strings.HasPrefix(e.section, "remote ") && e.key == "promisor" && !gitFalse(e.value) {
+				network = true
 			}
+			all = append(all, fileEntry{e, f})
 		}
 	}
 	for _, f := range files {
@@ -305,6 +315,12 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 	}
 	if why != "" {
 		return why
+	}
+	for _, fe := range all {
+		e := fe.e
+		if k, isPath := gitCodeKey(e, network); k != "" && (isPath && !g.gitPathInside(e, worktree) || !isPath && !gitHarmless(e, dir, worktree)) {
+			return "git runs with the repository's " + k + " = " + clip(e.value) + " (" + clip(fe.f) + "), which may run a command or reach outside the project"
+		}
 	}
 	if why := g.gitModulesCode(dir, worktree, network, depth, recurse); why != "" {
 		return why
