@@ -1,11 +1,14 @@
 package permission_test
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 )
 
@@ -206,5 +209,53 @@ func TestCanaryRepoConfig(t *testing.T) {
 		if v.Decision != permission.Allow {
 			t.Errorf("after %q, ordinary %q: %v (%s), want it allowed", c.setup, c.line, v.Decision, v.Reason)
 		}
+	}
+}
+
+// TestCanaryRepoConfigSSHLibrary checks that a core.sshCommand that makes
+// ssh load a library of the project (-I, a PKCS#11 provider, which ssh
+// loads once it has connected) runs it in git pull, printing the key, and
+// asks, while ssh with options that load nothing stays allowed. Before
+// round 118 any option but -F and the command-running ones passed.
+func TestCanaryRepoConfigSSHLibrary(t *testing.T) {
+	t.Parallel()
+	tooltest.Need(t, tooltest.CanaryTools, "gcc", "ssh")
+	// A server that sends an ssh banner and hangs up: ssh loads the
+	// provider once the connection is made.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("SSH-2.0-x\r\n"))
+			c.Close()
+		}
+	}()
+	remote := fmt.Sprintf("git remote add o ssh://git@127.0.0.1:%d/x; ", l.Addr().(*net.TCPAddr).Port)
+	lib := `printf '#include <stdlib.h>\n__attribute__((constructor)) static void f(void) { system("cat ../home/.ssh/id_ed25519 >&2"); }\nint C_GetFunctionList(void **p) { return 1; }\n' > e.c; gcc -shared -fPIC -o e.so e.c; rm e.c; `
+	for _, c := range []struct{ setup, line string }{
+		{repoInit + remote + lib + `git config core.sshCommand 'ssh -I ./e.so -o BatchMode=yes'`, `git pull o main`},
+		{repoInit + remote + lib + `git config core.sshCommand 'ssh -o BatchMode=yes -o PKCS11Provider=./e.so'`, `git fetch o`},
+	} {
+		home, wd := unlinkedFixture(t)
+		runIn(t, home, wd, c.setup)
+		v := secretDecider(t, home, wd)(c.line)
+		if out := runIn(t, home, wd, c.line); !strings.Contains(out, round84Key) {
+			t.Errorf("after %q, %q did not print the key when run: the test no longer shows the damage: %q", c.setup, c.line, out)
+		}
+		if v.Decision != permission.Ask {
+			t.Errorf("after %q, %q: %v (%s), want an ask", c.setup, c.line, v.Decision, v.Reason)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	runIn(t, home, wd, repoInit+remote+`git config core.sshCommand 'ssh -4 -i ~/.ssh/k -p 22 -o BatchMode=yes -o StrictHostKeyChecking=accept-new'`)
+	if v := secretDecider(t, home, wd)(`git fetch o`); v.Decision != permission.Allow {
+		t.Errorf("ordinary ssh options: %v (%s), want it allowed", v.Decision, v.Reason)
 	}
 }

@@ -684,11 +684,15 @@ func gitHarmless(e gitConfigEntry, dir, worktree string) bool {
 }
 
 // gitPlainSSH reports whether the core.sshCommand value v (split into
-// words) is ssh with options that run nothing else: no shell syntax (git
-// runs the value through sh), no -F (a configuration file, which may hold a
-// ProxyCommand) and no option that runs a command or reads one
-// (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec, Include).
-// `ssh -i ~/.ssh/work_key -o IdentitiesOnly=yes` is plain.
+// words) is ssh with options that run, load and write nothing: no shell
+// syntax (git runs the value through sh), only -i, -p, -l, the flags
+// 4 6 a A C k q T t v x, and -o with one of sshPlainOptions. -F (a
+// configuration, which may hold a ProxyCommand), -I and -o
+// PKCS11Provider or SecurityKeyProvider (a library ssh loads: a
+// project's .so runs in git pull), -E and -o UserKnownHostsFile (files
+// ssh writes) and ProxyCommand, LocalCommand, KnownHostsCommand, Match
+// exec or Include are not. `ssh -i ~/.ssh/work_key -o
+// IdentitiesOnly=yes` is plain.
 func gitPlainSSH(v string, words []string) bool {
 	if words[0] != "ssh" && words[0] != "/usr/bin/ssh" {
 		return false
@@ -696,19 +700,53 @@ func gitPlainSSH(v string, words []string) bool {
 	if strings.ContainsAny(v, "$`'\"\\;&|<>()*?[]{}!#\n") {
 		return false
 	}
-	for _, w := range words[1:] {
-		l := strings.ToLower(w)
-		if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "-o") && strings.ContainsRune(w, 'F') {
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if len(w) < 2 || w[0] != '-' {
 			return false
 		}
-		if strings.Contains(l, "command") || strings.Contains(l, "match") || strings.Contains(l, "include") {
-			return false
+		arg := func() string {
+			if len(w) > 2 {
+				return w[2:]
+			}
+			if i++; i < len(words) {
+				return words[i]
+			}
+			return ""
 		}
-		if strings.Contains(w, "~") && !strings.HasPrefix(w, "~/") {
-			return false
+		switch w[1] {
+		case 'o':
+			key, val, _ := strings.Cut(arg(), "=")
+			key = strings.ToLower(key)
+			if !sshPlainOptions[key] || key == "identityfile" && strings.HasPrefix(val, "~") && !strings.HasPrefix(val, "~/") {
+				return false
+			}
+		case 'i', 'p', 'l':
+			a := arg()
+			if a == "" || w[1] == 'i' && strings.HasPrefix(a, "~") && !strings.HasPrefix(a, "~/") {
+				return false
+			}
+		default:
+			for _, c := range w[1:] {
+				if !strings.ContainsRune("46aACkqTtvx", c) {
+					return false
+				}
+			}
 		}
 	}
 	return true
+}
+
+// sshPlainOptions are the ssh -o options (lower case) gitPlainSSH lets
+// pass: they choose keys, algorithms, ports, users and timeouts, and
+// neither run, load nor write anything.
+var sshPlainOptions = map[string]bool{
+	"identitiesonly": true, "identityfile": true, "port": true, "user": true, "stricthostkeychecking": true,
+	"batchmode": true, "connecttimeout": true, "connectionattempts": true, "serveraliveinterval": true,
+	"serveralivecountmax": true, "tcpkeepalive": true, "hostkeyalgorithms": true, "pubkeyacceptedkeytypes": true,
+	"pubkeyacceptedalgorithms": true, "kexalgorithms": true, "ciphers": true, "macs": true, "loglevel": true,
+	"compression": true, "preferredauthentications": true, "passwordauthentication": true,
+	"pubkeyauthentication": true, "hostkeyalias": true, "checkhostip": true, "addressfamily": true,
 }
 
 // gitFalse reports whether v is one of git's spellings of false.
