@@ -570,11 +570,11 @@ func gitCodeKey(e gitConfigEntry, network bool) (name string, path bool) {
 	switch e.key {
 	case "sshcommand", "askpass", "gitproxy", "helper", "uploadpack", "receivepack", "vcs",
 		"insteadof", "pushinsteadof", "alternaterefscommand", "allow",
-		"cookiefile", "sslkey", "sslcert", "sslcainfo", "sslcapath":
+		"cookiefile", "sslkey", "sslcert", "sslcainfo", "sslcapath", "proxysslkey", "proxysslcert", "proxysslcainfo":
 		if !network {
 			return "", false
 		}
-		return name, strings.HasPrefix(e.key, "ssl") || e.key == "cookiefile"
+		return name, strings.Contains(e.key, "ssl") || e.key == "cookiefile"
 	case "fsmonitor", "worktree", "textconv", "external", "clean", "smudge", "process", "driver",
 		"program", "difffilter", "pager", "editor":
 		return name, false
