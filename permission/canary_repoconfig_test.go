@@ -140,6 +140,11 @@ var repoConfigOrdinary = []struct{ setup, line string }{
 		`git status; git diff; git log --oneline`},
 	// A partial clone whose remote's keys are the ordinary ones.
 	{repoPartial + `git config remote.o.url https://example.com/x.git; git config credential.helper store; git config core.sshCommand 'ssh -o IdentitiesOnly=yes'`, `git status; git log --oneline -1`},
+	// A submodule moved since it was added: its git directory keeps the
+	// name it was added under.
+	{`mkdir ../src; (cd ../src && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
+		repoInit + `git -c protocol.file.allow=always submodule add -q ../src lib/r 2>/dev/null; git -c user.name=a -c user.email=a@b commit -qm s; mkdir vendor; git mv lib/r vendor/r`,
+		`git status; git diff; git log --oneline`},
 	// The same, taken out of the worktree, its git directory kept, with
 	// submodule.recurse on and no filter.
 	{repoModule, `git status; git log --oneline; git checkout -q -b y`},

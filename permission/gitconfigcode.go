@@ -353,8 +353,8 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 // checkout and git pull with submodule.recurse check a submodule out from
 // there, and git fetch fetches into one whose recorded commit changed,
 // each with that directory's configuration. A submodule's worktree is
-// taken to be its name beneath worktree, as git submodule add makes it;
-// a core.worktree elsewhere asks.
+// the one its core.worktree names when that is in the project, else its
+// name beneath worktree, as git submodule add makes it.
 func (g *Gate) gitModulesCode(dir, worktree string, network bool, depth int, recurse *bool) string {
 	modules := filepath.Join(dir, "modules")
 	budget := maxLinkWalk
@@ -367,7 +367,11 @@ func (g *Gate) gitModulesCode(dir, worktree string, network bool, depth int, rec
 				return "git may run in submodules nested deeper than the gate follows"
 			}
 			rel, _ := filepath.Rel(modules, d)
-			if why := g.gitRepoCodeIn(d, filepath.Join(worktree, rel), network, depth+1, recurse); why != "" {
+			sub := filepath.Join(worktree, rel)
+			if w := gitModuleWorktree(d); w != "" && g.inProject(w) {
+				sub = w // a submodule named otherwise than its path, or moved since
+			}
+			if why := g.gitRepoCodeIn(d, sub, network, depth+1, recurse); why != "" {
 				return why
 			}
 			continue
@@ -398,6 +402,27 @@ func (g *Gate) gitModulesCode(dir, worktree string, network bool, depth int, rec
 		}
 	}
 	return ""
+}
+
+// gitModuleWorktree returns the worktree the core.worktree of the git
+// directory dir names (the last one, as git takes it), as its links lead,
+// "" when there is none or it does not exist.
+func gitModuleWorktree(dir string) string {
+	entries, _ := gitConfigEntries(filepath.Join(dir, "config"))
+	w := ""
+	for _, e := range entries {
+		if e.section == "core" && e.key == "worktree" {
+			w = e.value
+		}
+	}
+	if w == "" {
+		return ""
+	}
+	if !filepath.IsAbs(w) {
+		w = dir + "/" + w
+	}
+	p, _ := physical(w)
+	return p
 }
 
 // gitDirOf returns the git directory of the checked-out submodule at sub:
