@@ -96,6 +96,10 @@ var canaryRepoConfig = []struct{ setup, line string }{
 	{`git init -q; mkdir -p d/e; ln -s ../d/e .git/lnk; ` + evilMonitor + ` > d/evil.conf; git config include.path lnk/../evil.conf`, `git status`},
 	{repoInit + `mkdir -p sub; ln -s ../../home/.ssh sub/s; git config blame.ignoreRevsFile sub/s/../.ssh/id_ed25519`, `git blame f`},
 	{repoInit + `git config blame.ignoreRevsFile "%(prefix)/..$(cd ..; pwd)/home/.ssh/id_ed25519"`, `git blame f`},
+	// /proc/self/cwd is git's working directory, not the gate's.
+	{`git init -q; ` + evilMonitor + ` > evil.conf; git config include.path /proc/self/cwd/evil.conf`, `git status`},
+	{`git init -q; ln -s /proc/self/cwd l; ` + evilMonitor + ` > evil.conf; git config include.path ../l/evil.conf`, `git status`},
+	{`git init -q; mkdir -p c; cp -r .git/objects .git/refs c/; ` + evilMonitor + ` > c/config; echo /proc/self/cwd/c > .git/commondir`, `git status`},
 	{repoInit + `git config fsck.skipList ../home/.ssh/id_ed25519`, `git fsck`},
 	// Links in .git to the key: git shows what packed-refs,
 	// BISECT_START, shallow and rebase-merge/head-name hold.

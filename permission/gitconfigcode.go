@@ -288,6 +288,10 @@ func (g *Gate) gitRepoCodeIn(dir, worktree string, network bool, depth int, recu
 				if !filepath.IsAbs(v) {
 					v = f[:strings.LastIndexByte(f, '/')+1] + v
 				}
+				if gitOddPath(v) {
+					why = "git includes " + clip(e.value) + " (" + clip(f) + "), which it may find elsewhere than the gate (in /proc or /dev)"
+					return
+				}
 				read(v, depth+1)
 				if why != "" {
 					return
@@ -461,6 +465,9 @@ func gitDirOf(sub string) (dir string, ok bool) {
 // beside the link's target), "" when it does not exist; ok is false when
 // it cannot be worked out.
 func physical(p string) (string, bool) {
+	if gitOddPath(p) {
+		return "", false
+	}
 	r, err := filepath.EvalSymlinks(p)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return "", true
@@ -469,6 +476,19 @@ func physical(p string) (string, bool) {
 		return "", false
 	}
 	return r, true
+}
+
+// gitOddPath reports whether git may find the path p elsewhere than the
+// gate, lexically or through links: beneath a process's directory in
+// /proc (git's /proc/self/cwd is its own working directory, not the
+// gate's), or in /dev (a descriptor, the terminal).
+func gitOddPath(p string) bool {
+	if !filepath.IsAbs(p) {
+		return false
+	}
+	a, b := pathmatch.ResolveFrom(p, "/nonexistent/a"), pathmatch.ResolveFrom(p, "/nonexistent/b")
+	c := filepath.Clean(p)
+	return a != b || pathmatch.Within(a, "/proc") || pathmatch.Within(a, "/dev") || pathmatch.Within(c, "/proc") || pathmatch.Within(c, "/dev")
 }
 
 // maxGitIndexSize bounds the index gitlinks reads; a larger one asks.
