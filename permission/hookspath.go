@@ -78,6 +78,11 @@ func hooksPathDirs(workdir, home string, env []string) []string {
 				if !filepath.IsAbs(v) {
 					v = f[:strings.LastIndexByte(f, '/')+1] + v
 				}
+				if gitOddPath(v) {
+					// Through /proc git finds what the gate cannot.
+					dirs = append(dirs, filepath.Clean(workdir))
+					continue
+				}
 				dirs = appendPhysical(dirs, v)
 				read(v, depth+1)
 			}
