@@ -268,3 +268,30 @@ func TestCanaryRepoConfigSSHLibrary(t *testing.T) {
 		t.Errorf("ordinary ssh options: %v (%s), want it allowed", v.Decision, v.Reason)
 	}
 }
+
+// TestCanaryRepoConfigCommonWrite checks, under the protection the agent
+// gives a workdir's .git (storage.ProjectPaths.ProtectedPaths), that a
+// line writing the configuration of a common directory in the project
+// (which .git/commondir of a copied repository names) before its git
+// command is refused: the gate judged the configuration as it was before
+// the line, and git status ran the fsmonitor the line wrote there.
+func TestCanaryRepoConfigCommonWrite(t *testing.T) {
+	t.Parallel()
+	home, wd := unlinkedFixture(t)
+	runIn(t, home, wd, `echo 'cat ../home/.ssh/id_ed25519 >&2' > x; git init -q; mkdir -p c; cp -r .git/objects .git/refs .git/config c/; echo ../c > .git/commondir`)
+	dotgit := filepath.Join(wd, ".git")
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(dotgit, "hooks"), filepath.Join(dotgit, "config"),
+			filepath.Join(dotgit, "commondir"), filepath.Join(dotgit, "config.worktree")}})
+	line := `printf '[core]\n\tfsmonitor = sh x; false\n' >> c/config; git status`
+	v, err := g.Decide(t.Context(), secretCall(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
+		t.Errorf("%q did not print the key when run: the test no longer shows the damage: %q", line, out)
+	}
+	if v.Decision == permission.Allow {
+		t.Errorf("%q was allowed, want it refused", line)
+	}
+}

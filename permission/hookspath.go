@@ -21,8 +21,10 @@ const maxGitConfigSize = 1 << 20
 // a project's .githooks), where git runs the hooks from, and the files
 // include.path and includeIf.*.path name (git config include.path
 // ../.gitconfig, which projects use to share their settings), which are
-// configuration as .git/config is (core.fsmonitor, core.hooksPath). It
-// reads the repository's .git/config, the user's ($XDG_CONFIG_HOME/git/config
+// configuration as .git/config is (core.fsmonitor, core.hooksPath), and
+// the configuration of the common directory .git/commondir names. It
+// reads the repository's .git/config, config.worktree, the common
+// directory's config, the user's ($XDG_CONFIG_HOME/git/config
 // or ~/.config/git/config, and ~/.gitconfig) and the system's
 // (/etc/gitconfig), and the files they include, to a depth of
 // maxGitIncludes. A relative hooksPath is relative to the worktree's top
@@ -34,7 +36,16 @@ func hooksPathDirs(workdir, home string, env []string) []string {
 	if workdir == "" {
 		return nil
 	}
-	files := []string{filepath.Join(workdir, ".git", "config"), "/etc/gitconfig"}
+	files := []string{filepath.Join(workdir, ".git", "config"), filepath.Join(workdir, ".git", "config.worktree"), "/etc/gitconfig"}
+	var dirs []string
+	// The common directory's configuration, which git reads instead of
+	// .git/config: a copied repository's .git/commondir may name one in
+	// the project, whose config a line could write before its git
+	// command.
+	if common, _ := gitCommonDir(filepath.Join(workdir, ".git")); common != "" {
+		files = append(files, filepath.Join(common, "config"))
+		dirs = append(dirs, filepath.Join(common, "config"), filepath.Join(common, "config.worktree"))
+	}
 	xdg := envValue(env, "XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
 		xdg = filepath.Join(home, ".config")
@@ -45,7 +56,6 @@ func hooksPathDirs(workdir, home string, env []string) []string {
 	if home != "" {
 		files = append(files, filepath.Join(home, ".gitconfig"))
 	}
-	var dirs []string
 	seen := map[string]bool{}
 	var read func(f string, depth int)
 	read = func(f string, depth int) {
