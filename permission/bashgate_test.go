@@ -23,8 +23,10 @@ func gateFixture(t *testing.T) (home, wd string) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{filepath.Join(home, ".lite-agent", "permissions.json"), filepath.Join(wd, ".git", "config")} {
-		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+	// .git/config is one git reads: the gate asks about a git line in a
+	// repository whose configuration git cannot parse.
+	for f, data := range map[string]string{filepath.Join(home, ".lite-agent", "permissions.json"): "{}", filepath.Join(wd, ".git", "config"): "[core]\n\tbare = false\n"} {
+		if err := os.WriteFile(f, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
