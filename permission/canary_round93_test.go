@@ -114,6 +114,23 @@ func round93Holder(t *testing.T, dir string) string {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
+	// sh has the directory open as descriptor 3 only once it execs
+	// sleep: wait for that, or a line may run before there is a
+	// descriptor to write through.
+	fd3 := filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "fd", "3")
+	want, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if target, err := os.Readlink(fd3); err == nil && target == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the holder never opened %s as descriptor 3", dir)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	return strconv.Itoa(cmd.Process.Pid)
 }
 
