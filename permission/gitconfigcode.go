@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
@@ -152,11 +153,13 @@ func gitNetwork(sub string) bool {
 
 // gitIndexChangers are the git subcommands that may change the index,
 // from the worktree or from commits, and so record a submodule there.
-var gitIndexChangers = map[string]bool{
-	"add": true, "commit": true, "stash": true, "checkout": true, "switch": true, "restore": true,
-	"reset": true, "merge": true, "pull": true, "rebase": true, "cherry-pick": true, "revert": true,
-	"am": true, "apply": true, "mv": true, "rm": true,
-}
+var gitIndexChangers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"add": true, "commit": true, "stash": true, "checkout": true, "switch": true, "restore": true,
+		"reset": true, "merge": true, "pull": true, "rebase": true, "cherry-pick": true, "revert": true,
+		"am": true, "apply": true, "mv": true, "rm": true,
+	}
+})
 
 // gitIndexChanges reports whether the line a has a git command that may
 // change the index (gitIndexChangers) and whether it has more than one git
@@ -170,7 +173,7 @@ func gitIndexChanges(a *shellscan.Analysis) (changer, several bool) {
 		for _, arg := range c.Args {
 			if !strings.HasPrefix(arg, "-") {
 				n++
-				changer = changer || gitIndexChangers[arg]
+				changer = changer || gitIndexChangers()[arg]
 				break
 			}
 		}
@@ -632,7 +635,7 @@ func gitCodeKey(e gitConfigEntry, network bool) (name string, path bool) {
 		}
 		return "", false
 	}
-	if gitPathKeys[e.key] || section == "mailmap" && e.key == "file" {
+	if gitPathKeys()[e.key] || section == "mailmap" && e.key == "file" {
 		return name, true
 	}
 	if section == "pager" || strings.HasSuffix(e.key, "command") || strings.HasSuffix(e.key, "cmd") {
@@ -645,11 +648,13 @@ func gitCodeKey(e gitConfigEntry, network bool) (name string, path bool) {
 // directory git reads (and may show: blame.ignoreRevsFile's lines in an
 // error, format.signatureFile in every patch) or writes
 // (format.outputDirectory); they are harmless inside the worktree.
-var gitPathKeys = map[string]bool{
-	"template": true, "signaturefile": true, "outputdirectory": true, "ignorerevsfile": true,
-	"orderfile": true, "excludesfile": true, "attributesfile": true, "allowedsignersfile": true,
-	"revocationfile": true, "skiplist": true,
-}
+var gitPathKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"template": true, "signaturefile": true, "outputdirectory": true, "ignorerevsfile": true,
+		"orderfile": true, "excludesfile": true, "attributesfile": true, "allowedsignersfile": true,
+		"revocationfile": true, "skiplist": true,
+	}
+})
 
 // gitHarmless reports whether e, a key gitCodeKey names, holds a value
 // that runs nothing of the project's and stays in it: a boolean
@@ -763,7 +768,7 @@ func gitPlainSSH(v string, words []string) bool {
 		case 'o':
 			key, val, _ := strings.Cut(arg(), "=")
 			key = strings.ToLower(key)
-			if !sshPlainOptions[key] || key == "identityfile" && strings.HasPrefix(val, "~") && !strings.HasPrefix(val, "~/") {
+			if !sshPlainOptions()[key] || key == "identityfile" && strings.HasPrefix(val, "~") && !strings.HasPrefix(val, "~/") {
 				return false
 			}
 		case 'i', 'p', 'l':
@@ -785,14 +790,16 @@ func gitPlainSSH(v string, words []string) bool {
 // sshPlainOptions are the ssh -o options (lower case) gitPlainSSH lets
 // pass: they choose keys, algorithms, ports, users and timeouts, and
 // neither run, load nor write anything.
-var sshPlainOptions = map[string]bool{
-	"identitiesonly": true, "identityfile": true, "port": true, "user": true, "stricthostkeychecking": true,
-	"batchmode": true, "connecttimeout": true, "connectionattempts": true, "serveraliveinterval": true,
-	"serveralivecountmax": true, "tcpkeepalive": true, "hostkeyalgorithms": true, "pubkeyacceptedkeytypes": true,
-	"pubkeyacceptedalgorithms": true, "kexalgorithms": true, "ciphers": true, "macs": true, "loglevel": true,
-	"compression": true, "preferredauthentications": true, "passwordauthentication": true,
-	"pubkeyauthentication": true, "hostkeyalias": true, "checkhostip": true, "addressfamily": true,
-}
+var sshPlainOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"identitiesonly": true, "identityfile": true, "port": true, "user": true, "stricthostkeychecking": true,
+		"batchmode": true, "connecttimeout": true, "connectionattempts": true, "serveraliveinterval": true,
+		"serveralivecountmax": true, "tcpkeepalive": true, "hostkeyalgorithms": true, "pubkeyacceptedkeytypes": true,
+		"pubkeyacceptedalgorithms": true, "kexalgorithms": true, "ciphers": true, "macs": true, "loglevel": true,
+		"compression": true, "preferredauthentications": true, "passwordauthentication": true,
+		"pubkeyauthentication": true, "hostkeyalias": true, "checkhostip": true, "addressfamily": true,
+	}
+})
 
 // gitFalse reports whether v is one of git's spellings of false.
 func gitFalse(v string) bool {
@@ -871,10 +878,12 @@ func (g *Gate) inProject(p string) bool {
 // itself reads or writes, looked through by gitDirLinks; of the others
 // (modules, hooks, lfs, annex …) and of objects' fan-out only whether they
 // are links counts.
-var gitStateDirs = map[string]bool{
-	"refs": true, "logs": true, "objects": true, "info": true, "worktrees": true, "rebase-merge": true,
-	"rebase-apply": true, "sequencer": true, "rr-cache": true, "remotes": true, "branches": true,
-}
+var gitStateDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"refs": true, "logs": true, "objects": true, "info": true, "worktrees": true, "rebase-merge": true,
+		"rebase-apply": true, "sequencer": true, "rr-cache": true, "remotes": true, "branches": true,
+	}
+})
 
 // gitDirLinks says why a symbolic link in the git directory dir makes a
 // git line opaque: git reads the files there and shows what a few of
@@ -961,7 +970,7 @@ func (g *Gate) gitDirLinks(dir string) string {
 				}
 				continue
 			}
-			if !e.IsDir() || d == dir && !gitStateDirs[e.Name()] {
+			if !e.IsDir() || d == dir && !gitStateDirs()[e.Name()] {
 				continue // only whether it is a link counts
 			}
 			if p := filepath.Join(d, e.Name()); !seen[p] {

@@ -104,29 +104,33 @@ func splitWords(line, seps string) []string {
 }
 
 // mavenFlags are maven's options that take no value and write nothing.
-var mavenFlags = map[string]bool{
-	"-B": true, "--batch-mode": true, "-ntp": true, "--no-transfer-progress": true, "-e": true, "--errors": true,
-	"-X": true, "--debug": true, "-q": true, "--quiet": true, "-U": true, "--update-snapshots": true, "-o": true,
-	"--offline": true, "-nsu": true, "--no-snapshot-updates": true, "-fae": true, "--fail-at-end": true,
-	"-ff": true, "--fail-fast": true, "-fn": true, "--fail-never": true, "-C": true, "--strict-checksums": true,
-	"-c": true, "--lax-checksums": true, "-V": true, "--show-version": true, "-am": true, "--also-make": true,
-	"-amd": true, "--also-make-dependents": true, "-N": true, "--non-recursive": true, "-llr": true,
-	"--legacy-local-repository": true, "-npr": true, "--no-plugin-registry": true, "-npu": true,
-	"--no-plugin-updates": true, "-cpu": true, "--check-plugin-updates": true, "-up": true, "--update-plugins": true,
-	"-itr": true, "--ignore-transitive-repositories": true,
-}
+var mavenFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-B": true, "--batch-mode": true, "-ntp": true, "--no-transfer-progress": true, "-e": true, "--errors": true,
+		"-X": true, "--debug": true, "-q": true, "--quiet": true, "-U": true, "--update-snapshots": true, "-o": true,
+		"--offline": true, "-nsu": true, "--no-snapshot-updates": true, "-fae": true, "--fail-at-end": true,
+		"-ff": true, "--fail-fast": true, "-fn": true, "--fail-never": true, "-C": true, "--strict-checksums": true,
+		"-c": true, "--lax-checksums": true, "-V": true, "--show-version": true, "-am": true, "--also-make": true,
+		"-amd": true, "--also-make-dependents": true, "-N": true, "--non-recursive": true, "-llr": true,
+		"--legacy-local-repository": true, "-npr": true, "--no-plugin-registry": true, "-npu": true,
+		"--no-plugin-updates": true, "-cpu": true, "--check-plugin-updates": true, "-up": true, "--update-plugins": true,
+		"-itr": true, "--ignore-transitive-repositories": true,
+	}
+})
 
 // mavenValueOptions are maven's options that take a value, by the kind
 // of value they take: "define" a property, "path" a file maven writes or
 // reads (which must lie in the workdir), any other a key of mavenValues.
-var mavenValueOptions = map[string]string{
-	"-D": "define", "--define": "define", "-T": "threads", "--threads": "threads",
-	"-P": "profiles", "--activate-profiles": "profiles", "-pl": "projects", "--projects": "projects",
-	"-rf": "projects", "--resume-from": "projects", "-b": "builder", "--builder": "builder", "--color": "color",
-	"-l": "path", "--log-file": "path", "-s": "path", "--settings": "path", "-gs": "path",
-	"--global-settings": "path", "-t": "path", "--toolchains": "path", "-gt": "path",
-	"--global-toolchains": "path", "-f": "path", "--file": "path",
-}
+var mavenValueOptions = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"-D": "define", "--define": "define", "-T": "threads", "--threads": "threads",
+		"-P": "profiles", "--activate-profiles": "profiles", "-pl": "projects", "--projects": "projects",
+		"-rf": "projects", "--resume-from": "projects", "-b": "builder", "--builder": "builder", "--color": "color",
+		"-l": "path", "--log-file": "path", "-s": "path", "--settings": "path", "-gs": "path",
+		"--global-settings": "path", "-t": "path", "--toolchains": "path", "-gt": "path",
+		"--global-toolchains": "path", "-f": "path", "--file": "path",
+	}
+})
 
 // mavenValues are the shapes of the values of mavenValueOptions by kind:
 // words that name no file and no program.
@@ -145,20 +149,20 @@ var mavenValues = sync.OnceValue(func() map[string]*regexp.Regexp {
 // gate does not know), its value when w holds it (-T1C, -Dx=y,
 // --threads=1C), and whether the value is the next word.
 func mavenOption(w string) (kind, value string, next bool) {
-	if mavenFlags[w] {
+	if mavenFlags()[w] {
 		return "flag", "", false
 	}
-	if kind, ok := mavenValueOptions[w]; ok {
+	if kind, ok := mavenValueOptions()[w]; ok {
 		return kind, "", true
 	}
 	if name, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(name, "--") {
-		if kind, ok := mavenValueOptions[name]; ok {
+		if kind, ok := mavenValueOptions()[name]; ok {
 			return kind, v, false
 		}
 	}
 	for _, o := range []string{"-D", "-T", "-P"} {
 		if v, ok := strings.CutPrefix(w, o); ok {
-			return mavenValueOptions[o], v, false
+			return mavenValueOptions()[o], v, false
 		}
 	}
 	return "", "", false
@@ -219,14 +223,16 @@ var jvmShapes = sync.OnceValue(func() *regexp.Regexp {
 
 // jvmWords are the JVM options of jvm.config the gate allows as they
 // are: none names a file or a program.
-var jvmWords = map[string]bool{
-	"-server": true, "-client": true, "-Xint": true, "-Xmixed": true, "-Xcomp": true, "-Xbatch": true, "-Xrs": true,
-	"-Xnoclassgc": true, "-Xcheck:jni": true, "-Xshare:auto": true, "-Xshare:off": true, "-Xshare:on": true,
-	"-Xdiag": true, "-Xverify:none": true, "-Xverify:remote": true, "-ea": true, "-da": true, "-esa": true,
-	"-dsa": true, "-enableassertions": true, "-disableassertions": true, "-enablesystemassertions": true,
-	"-disablesystemassertions": true, "-verbose:gc": true, "-verbose:class": true, "-verbose:module": true,
-	"-verbose:jni": true, "-showversion": true, "--enable-preview": true, "-Xfuture": true,
-}
+var jvmWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-server": true, "-client": true, "-Xint": true, "-Xmixed": true, "-Xcomp": true, "-Xbatch": true, "-Xrs": true,
+		"-Xnoclassgc": true, "-Xcheck:jni": true, "-Xshare:auto": true, "-Xshare:off": true, "-Xshare:on": true,
+		"-Xdiag": true, "-Xverify:none": true, "-Xverify:remote": true, "-ea": true, "-da": true, "-esa": true,
+		"-dsa": true, "-enableassertions": true, "-disableassertions": true, "-enablesystemassertions": true,
+		"-disablesystemassertions": true, "-verbose:gc": true, "-verbose:class": true, "-verbose:module": true,
+		"-verbose:jni": true, "-showversion": true, "--enable-preview": true, "-Xfuture": true,
+	}
+})
 
 // jvmBooleanFlags are the -XX flags jvm.config may turn on or off: of
 // the collectors, the heap, the compilers and diagnostics printed to the
@@ -234,51 +240,55 @@ var jvmWords = map[string]bool{
 // directory unless -XX:HeapDumpPath says otherwise, which asks; a crash
 // (CrashOnOutOfMemoryError) may write a core dump where the system says,
 // and asks.
-var jvmBooleanFlags = map[string]bool{
-	"UseG1GC": true, "UseParallelGC": true, "UseParallelOldGC": true, "UseSerialGC": true, "UseZGC": true,
-	"ZGenerational": true, "UseShenandoahGC": true, "UseConcMarkSweepGC": true, "UseEpsilonGC": true,
-	"UseStringDeduplication": true, "HeapDumpOnOutOfMemoryError": true, "ExitOnOutOfMemoryError": true,
-	"UseCompressedOops": true, "UseCompressedClassPointers": true,
-	"TieredCompilation": true, "UseContainerSupport": true, "UnlockExperimentalVMOptions": true,
-	"UnlockDiagnosticVMOptions": true, "AlwaysPreTouch": true, "UseNUMA": true, "UseLargePages": true,
-	"UseTransparentHugePages": true, "ParallelRefProcEnabled": true, "DisableExplicitGC": true,
-	"ExplicitGCInvokesConcurrent": true, "OptimizeStringConcat": true, "UseCodeCacheFlushing": true,
-	"ShowCodeDetailsInExceptionMessages": true, "OmitStackTraceInFastThrow": true, "UseTLAB": true,
-	"UseAdaptiveSizePolicy": true, "ScavengeBeforeFullGC": true, "ClassUnloading": true,
-	"ClassUnloadingWithConcurrentMark": true, "UseGCOverheadLimit": true, "UseBiasedLocking": true,
-	"UseCMSInitiatingOccupancyOnly": true, "CMSClassUnloadingEnabled": true, "UseCGroupMemoryLimitForHeap": true,
-	"UseDynamicNumberOfGCThreads": true, "G1UseAdaptiveIHOP": true, "UsePerfData": true,
-	"PerfDisableSharedMem": true, "PrintGCDetails": true, "PrintGCDateStamps": true, "PrintGCTimeStamps": true,
-	"PrintFlagsFinal": true, "PrintCommandLineFlags": true, "PrintCompilation": true,
-	"IgnoreUnrecognizedVMOptions": true, "UseAES": true, "UseAESIntrinsics": true, "UseSHA": true,
-	"UseOnStackReplacement": true, "BackgroundCompilation": true, "EnableDynamicAgentLoading": true,
-	"UseCountedLoopSafepoints": true, "UseStringCache": true, "AggressiveOpts": true, "UseFastAccessorMethods": true,
-	"UseCompactObjectHeaders": true, "UseSplitVerifier": true,
-}
+var jvmBooleanFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"UseG1GC": true, "UseParallelGC": true, "UseParallelOldGC": true, "UseSerialGC": true, "UseZGC": true,
+		"ZGenerational": true, "UseShenandoahGC": true, "UseConcMarkSweepGC": true, "UseEpsilonGC": true,
+		"UseStringDeduplication": true, "HeapDumpOnOutOfMemoryError": true, "ExitOnOutOfMemoryError": true,
+		"UseCompressedOops": true, "UseCompressedClassPointers": true,
+		"TieredCompilation": true, "UseContainerSupport": true, "UnlockExperimentalVMOptions": true,
+		"UnlockDiagnosticVMOptions": true, "AlwaysPreTouch": true, "UseNUMA": true, "UseLargePages": true,
+		"UseTransparentHugePages": true, "ParallelRefProcEnabled": true, "DisableExplicitGC": true,
+		"ExplicitGCInvokesConcurrent": true, "OptimizeStringConcat": true, "UseCodeCacheFlushing": true,
+		"ShowCodeDetailsInExceptionMessages": true, "OmitStackTraceInFastThrow": true, "UseTLAB": true,
+		"UseAdaptiveSizePolicy": true, "ScavengeBeforeFullGC": true, "ClassUnloading": true,
+		"ClassUnloadingWithConcurrentMark": true, "UseGCOverheadLimit": true, "UseBiasedLocking": true,
+		"UseCMSInitiatingOccupancyOnly": true, "CMSClassUnloadingEnabled": true, "UseCGroupMemoryLimitForHeap": true,
+		"UseDynamicNumberOfGCThreads": true, "G1UseAdaptiveIHOP": true, "UsePerfData": true,
+		"PerfDisableSharedMem": true, "PrintGCDetails": true, "PrintGCDateStamps": true, "PrintGCTimeStamps": true,
+		"PrintFlagsFinal": true, "PrintCommandLineFlags": true, "PrintCompilation": true,
+		"IgnoreUnrecognizedVMOptions": true, "UseAES": true, "UseAESIntrinsics": true, "UseSHA": true,
+		"UseOnStackReplacement": true, "BackgroundCompilation": true, "EnableDynamicAgentLoading": true,
+		"UseCountedLoopSafepoints": true, "UseStringCache": true, "AggressiveOpts": true, "UseFastAccessorMethods": true,
+		"UseCompactObjectHeaders": true, "UseSplitVerifier": true,
+	}
+})
 
 // jvmNumberFlags are the -XX options jvm.config may set to a number, a
 // size or a percentage.
-var jvmNumberFlags = map[string]bool{
-	"MaxMetaspaceSize": true, "MetaspaceSize": true, "ReservedCodeCacheSize": true, "InitialCodeCacheSize": true,
-	"CodeCacheExpansionSize": true, "MaxRAMPercentage": true, "InitialRAMPercentage": true, "MinRAMPercentage": true,
-	"MaxRAM": true, "MaxRAMFraction": true, "TieredStopAtLevel": true, "ParallelGCThreads": true,
-	"ConcGCThreads": true, "CICompilerCount": true, "MaxGCPauseMillis": true, "G1HeapRegionSize": true,
-	"G1ReservePercent": true, "G1NewSizePercent": true, "G1MaxNewSizePercent": true, "G1MixedGCCountTarget": true,
-	"G1HeapWastePercent": true, "G1PeriodicGCInterval": true, "NewRatio": true, "SurvivorRatio": true,
-	"MaxTenuringThreshold": true, "InitialTenuringThreshold": true, "MaxDirectMemorySize": true,
-	"ThreadStackSize": true, "VMThreadStackSize": true, "CompilerThreadStackSize": true,
-	"InitiatingHeapOccupancyPercent": true, "MaxHeapFreeRatio": true, "MinHeapFreeRatio": true,
-	"GCTimeRatio": true, "SoftRefLRUPolicyMSPerMB": true, "CompressedClassSpaceSize": true,
-	"MaxInlineLevel": true, "MaxInlineSize": true, "FreqInlineSize": true, "InlineSmallCode": true,
-	"StringTableSize": true, "AutoBoxCacheMax": true, "MaxNewSize": true, "NewSize": true,
-	"InitialHeapSize": true, "MaxHeapSize": true, "MinHeapSize": true, "ActiveProcessorCount": true,
-	"MaxJavaStackTraceDepth": true, "MaxMetaspaceFreeRatio": true, "MinMetaspaceFreeRatio": true,
-	"CMSInitiatingOccupancyFraction": true, "GCHeapFreeLimit": true, "GCTimeLimit": true,
-	"NonProfiledCodeHeapSize": true, "ProfiledCodeHeapSize": true, "NonNMethodCodeHeapSize": true,
-	"MarkStackSize": true, "MarkStackSizeMax": true, "ObjectAlignmentInBytes": true, "TLABSize": true,
-	"MinTLABSize": true, "ZCollectionInterval": true, "ZUncommitDelay": true, "SoftMaxHeapSize": true,
-	"MaxPermSize": true, "PermSize": true,
-}
+var jvmNumberFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"MaxMetaspaceSize": true, "MetaspaceSize": true, "ReservedCodeCacheSize": true, "InitialCodeCacheSize": true,
+		"CodeCacheExpansionSize": true, "MaxRAMPercentage": true, "InitialRAMPercentage": true, "MinRAMPercentage": true,
+		"MaxRAM": true, "MaxRAMFraction": true, "TieredStopAtLevel": true, "ParallelGCThreads": true,
+		"ConcGCThreads": true, "CICompilerCount": true, "MaxGCPauseMillis": true, "G1HeapRegionSize": true,
+		"G1ReservePercent": true, "G1NewSizePercent": true, "G1MaxNewSizePercent": true, "G1MixedGCCountTarget": true,
+		"G1HeapWastePercent": true, "G1PeriodicGCInterval": true, "NewRatio": true, "SurvivorRatio": true,
+		"MaxTenuringThreshold": true, "InitialTenuringThreshold": true, "MaxDirectMemorySize": true,
+		"ThreadStackSize": true, "VMThreadStackSize": true, "CompilerThreadStackSize": true,
+		"InitiatingHeapOccupancyPercent": true, "MaxHeapFreeRatio": true, "MinHeapFreeRatio": true,
+		"GCTimeRatio": true, "SoftRefLRUPolicyMSPerMB": true, "CompressedClassSpaceSize": true,
+		"MaxInlineLevel": true, "MaxInlineSize": true, "FreqInlineSize": true, "InlineSmallCode": true,
+		"StringTableSize": true, "AutoBoxCacheMax": true, "MaxNewSize": true, "NewSize": true,
+		"InitialHeapSize": true, "MaxHeapSize": true, "MinHeapSize": true, "ActiveProcessorCount": true,
+		"MaxJavaStackTraceDepth": true, "MaxMetaspaceFreeRatio": true, "MinMetaspaceFreeRatio": true,
+		"CMSInitiatingOccupancyFraction": true, "GCHeapFreeLimit": true, "GCTimeLimit": true,
+		"NonProfiledCodeHeapSize": true, "ProfiledCodeHeapSize": true, "NonNMethodCodeHeapSize": true,
+		"MarkStackSize": true, "MarkStackSizeMax": true, "ObjectAlignmentInBytes": true, "TLABSize": true,
+		"MinTLABSize": true, "ZCollectionInterval": true, "ZUncommitDelay": true, "SoftMaxHeapSize": true,
+		"MaxPermSize": true, "PermSize": true,
+	}
+})
 
 // jvmNumber matches a value of jvmNumberFlags.
 var jvmNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[kKmMgGtT%]?$`) })
@@ -288,7 +298,7 @@ var jvmNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // code (see jvmWords, jvmShapes, jvmBooleanFlags, jvmNumberFlags,
 // jvmProperties).
 func jvmOptionHarmless(w string) bool {
-	if jvmWords[w] || jvmShapes().MatchString(w) {
+	if jvmWords()[w] || jvmShapes().MatchString(w) {
 		return true
 	}
 	if name, v, ok := strings.Cut(w, "="); ok {
@@ -298,13 +308,13 @@ func jvmOptionHarmless(w string) bool {
 	}
 	if rest, ok := strings.CutPrefix(w, "-XX:"); ok {
 		if name, ok := strings.CutPrefix(rest, "+"); ok {
-			return jvmBooleanFlags[name]
+			return jvmBooleanFlags()[name]
 		}
 		if name, ok := strings.CutPrefix(rest, "-"); ok {
-			return jvmBooleanFlags[name]
+			return jvmBooleanFlags()[name]
 		}
 		name, v, ok := strings.Cut(rest, "=")
-		return ok && jvmNumberFlags[name] && jvmNumber().MatchString(v)
+		return ok && jvmNumberFlags()[name] && jvmNumber().MatchString(v)
 	}
 	if rest, ok := strings.CutPrefix(w, "-D"); ok {
 		name, v, _ := strings.Cut(rest, "=")
@@ -388,16 +398,18 @@ func mavenProperty(name, value string, jvm bool) bool {
 // Its other keys name a JDK whose java the daemon runs (java.home), the
 // directories it writes (mvnd.daemonStorage, mvnd.registry), settings,
 // extensions or a debugging port, and ask.
-var mvndKeys = map[string]string{
-	"mvnd.threads": "plain", "mvnd.builder": "plain", "mvnd.serial": "plain", "mvnd.noBuffering": "plain",
-	"mvnd.rollingWindowSize": "plain", "mvnd.maxLostKeepAlive": "plain", "mvnd.minThreads": "plain",
-	"mvnd.minHeapSize": "plain", "mvnd.maxHeapSize": "plain", "mvnd.threadStackSize": "plain",
-	"mvnd.enableAssertions": "plain", "mvnd.buildTime": "plain", "mvnd.socketFamily": "plain",
-	"mvnd.noModelCache": "plain", "style.color": "plain", "mvnd.idleTimeout": "duration",
-	"mvnd.keepAlive": "duration", "mvnd.logPurgePeriod": "duration", "mvnd.expirationCheckDelay": "duration",
-	"mvnd.duplicateDaemonGracePeriod": "duration", "mvnd.connectTimeout": "duration",
-	"mvnd.socketConnectTimeout": "duration", "mvnd.cancelConnectTimeout": "duration", "mvnd.jvmArgs": "jvm",
-}
+var mvndKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"mvnd.threads": "plain", "mvnd.builder": "plain", "mvnd.serial": "plain", "mvnd.noBuffering": "plain",
+		"mvnd.rollingWindowSize": "plain", "mvnd.maxLostKeepAlive": "plain", "mvnd.minThreads": "plain",
+		"mvnd.minHeapSize": "plain", "mvnd.maxHeapSize": "plain", "mvnd.threadStackSize": "plain",
+		"mvnd.enableAssertions": "plain", "mvnd.buildTime": "plain", "mvnd.socketFamily": "plain",
+		"mvnd.noModelCache": "plain", "style.color": "plain", "mvnd.idleTimeout": "duration",
+		"mvnd.keepAlive": "duration", "mvnd.logPurgePeriod": "duration", "mvnd.expirationCheckDelay": "duration",
+		"mvnd.duplicateDaemonGracePeriod": "duration", "mvnd.connectTimeout": "duration",
+		"mvnd.socketConnectTimeout": "duration", "mvnd.cancelConnectTimeout": "duration", "mvnd.jvmArgs": "jvm",
+	}
+})
 
 // mvndDuration matches a duration of mvnd.properties.
 var mvndDuration = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+ ?[a-z]*( [0-9]+ ?[a-z]*)*$`) })
@@ -424,7 +436,7 @@ func mvndPropertiesUnsound(text string) string {
 		}
 		value = strings.TrimRight(value, " \t\f")
 		var ok bool
-		switch mvndKeys[key] {
+		switch mvndKeys()[key] {
 		case "plain":
 			ok = plainValue().MatchString(value) && !strings.Contains(value, "..")
 		case "duration":

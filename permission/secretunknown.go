@@ -791,7 +791,7 @@ func suffixMatches(t, s string) bool {
 
 // bareCd matches a cd without an operand, which goes to the home
 // directory.
-var bareCd = regexp.MustCompile(`(^|[;&|(\s])cd\s*($|[;&|)])`)
+var bareCd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[;&|(\s])cd\s*($|[;&|)])`) })
 
 // wholeUnknownMaySecret reports whether w, a path read that holds no
 // known tail, may be a secret location (see [Gate.unknownSecretRead]): a
@@ -837,7 +837,7 @@ func (g *Gate) wholeUnknownMaySecret(w string, vars map[string][]string) bool {
 		default:
 			continue
 		}
-		if strings.ContainsAny(inner, "$`~") || bareCd.MatchString(inner) ||
+		if strings.ContainsAny(inner, "$`~") || bareCd().MatchString(inner) ||
 			(g.home != "" && strings.Contains(inner, g.home)) {
 			return true
 		}
