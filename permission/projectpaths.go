@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,6 +27,17 @@ import (
 // variable), inside .git, or a protected path, or the file cannot be read
 // fully (an escape, a YAML alias or a value on the next line may hide
 // one). A project whose tsconfig.json says outDir "dist" stays allowed.
+//
+// Round redteam123 found the same in more tools the gate allowed, each
+// of which real runs showed writing ../home/… or running a command:
+// doxygen's Doxyfile (doxyfile.go), mkdocs' mkdocs.yml (site_dir,
+// docs_dir, INHERIT, hooks, a !!python tag), jekyll's _config.yml
+// (destination, plugins_dir), rubocop's .rubocop.yml (CacheRootDirectory,
+// require, inherit_from, and ERB, which rubocop runs before it reads the
+// YAML), cspell's settings (cacheLocation, import) and cmake's
+// CMakePresets.json (binaryDir, toolchainFile, installDir, include).
+// YAML lists on the lines below a key are read; a YAML anchor, alias or
+// merge key, or a tag that makes Python objects, asks.
 
 // A pathSettings is how a tool finds the settings files that name paths
 // it writes or code it loads.
@@ -40,6 +52,19 @@ type pathSettings struct {
 	// maven.config), judged by mavenConfigUnsound.
 	keys   []string
 	tokens bool
+	// code are the lower-case keys whose every value is code the tool
+	// loads (mkdocs' hooks): any value asks.
+	code []string
+	// doxyfile marks Doxyfiles (doxyfileUnsound), and operands a tool
+	// whose words that name files are settings files too (doxygen's).
+	doxyfile, operands bool
+	// erb marks YAML that the tool runs through ERB first (rubocop's).
+	erb bool
+	// fromCwd marks a tool that resolves some relative paths of a
+	// settings file from elsewhere than its directory (rubocop's
+	// inherited CacheRootDirectory, cmake's included presets' binaryDir):
+	// they are judged from the working directory too.
+	fromCwd bool
 	// follow are the keys whose values name another settings file it
 	// reads as well (tsconfig's extends, ruff's extend).
 	follow []string
@@ -48,6 +73,9 @@ type pathSettings struct {
 	// options are the tool's options whose value names a settings file
 	// (or a directory holding one) to read besides its own.
 	options []string
+	// when, if set, are the options without which the tool reads none
+	// of its files (cmake reads its presets for --preset only).
+	when []string
 }
 
 // projectPathTools are the tools of pathSettings by program name.
@@ -77,7 +105,27 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	// mvnd reads its own settings besides (mavenconfig.go).
 	mvnd := mvn
 	mvnd.files = append(append([]string(nil), mvn.files...), ".mvn/mvnd.properties")
-	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo} {
+	doxygen := pathSettings{files: []string{"Doxyfile", "doxyfile"}, doxyfile: true, operands: true}
+	mkdocs := pathSettings{files: []string{"mkdocs.yml", "mkdocs.yaml"},
+		keys: []string{"site_dir", "docs_dir", "custom_dir", "inherit", "cache_dir", "hooks"}, follow: []string{"inherit"},
+		code: []string{"hooks"}, options: []string{"-f", "--config-file"}}
+	jekyll := pathSettings{files: []string{"_config.yml", "_config.yaml", "_config.toml"},
+		keys: []string{"destination", "source", "plugins_dir", "layouts_dir", "includes_dir", "data_dir",
+			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
+		options: []string{"--config", "-s", "--source"}}
+	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml"}, up: true,
+		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
+		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
+	cspell := pathSettings{files: []string{"cspell.json", ".cspell.json", "cSpell.json", ".cSpell.json", "cspell.config.json",
+		"cspell.config.jsonc", "cspell.config.yaml", "cspell.config.yml", "cspell.yaml", "cspell.yml", ".cspell.config.json",
+		".cspell.config.jsonc", ".cspell.config.yaml", ".cspell.config.yml", ".vscode/cspell.json", ".vscode/cSpell.json",
+		"package.json"}, up: true,
+		keys: []string{"cachelocation", "import", "path"}, follow: []string{"import"}, options: []string{"-c", "--config"}}
+	cmake := pathSettings{files: []string{"CMakePresets.json", "CMakeUserPresets.json"},
+		keys:    []string{"binarydir", "installdir", "toolchainfile", "include", "cmakeexecutable"},
+		follow:  []string{"include"},
+		fromCwd: true, options: []string{"-S"}, when: []string{"--preset", "--workflow", "--list-presets"}}
+	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake} {
 		ps.values = settingsValue(ps.keys)
 	}
 	return map[string][]pathSettings{
@@ -87,6 +135,8 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		"bunx":   {tsc},
 		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
 		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
+		"doxygen": {doxygen}, "mkdocs": {mkdocs}, "jekyll": {jekyll}, "rubocop": {rubocop}, "cspell": {cspell},
+		"cspell-esm": {cspell}, "cmake": {cmake}, "ctest": {cmake}, "cpack": {cmake},
 	}
 })
 
@@ -135,7 +185,26 @@ func (g *Gate) projectPathsUnsound(a *shellscan.Analysis) string {
 // pathSettingsUnsound checks the settings files of tool (see
 // pathSettings) that it reads in cwd with args.
 func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, args []string) string {
+	if len(ps.when) > 0 && !slices.ContainsFunc(args, func(w string) bool {
+		return slices.ContainsFunc(ps.when, func(o string) bool { return w == o || strings.HasPrefix(w, o+"=") })
+	}) {
+		return ""
+	}
 	var files []string
+	if ps.operands {
+		// doxygen Doxyfile.in, doxygen - (from standard input).
+		for _, w := range args {
+			if w == "-" {
+				return tool + " reads its settings from standard input"
+			}
+			if w != "" && !strings.HasPrefix(w, "-") {
+				if !filepath.IsAbs(w) {
+					w = filepath.Join(cwd, w)
+				}
+				files = append(files, filepath.Clean(w))
+			}
+		}
+	}
 	for d := cwd; ; d = filepath.Dir(d) {
 		for _, f := range ps.files {
 			if strings.HasSuffix(f, "/") {
@@ -163,7 +232,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 				}
 				p = filepath.Clean(p)
 				fi, err := os.Stat(p)
-				if (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
+				if ps.tokens && (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
 					// mvn -f dir/pom.xml: the project of that directory.
 					p, fi, err = filepath.Dir(p), nil, nil
 				}
@@ -212,7 +281,11 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			continue
 		}
 		var more []string
-		why := configFileUnsound(p, func(text string) string {
+		limit := int64(maxConfigFileSize)
+		if ps.doxyfile {
+			limit = maxDoxyfileSize
+		}
+		why := configFileUnsoundLimit(p, limit, func(text string) string {
 			var w string
 			w, more = g.settingsTextUnsound(ps, cwd, filepath.Dir(p), filepath.Base(p), text)
 			return w
@@ -242,6 +315,10 @@ var localRepository = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?is)<(localRepository|maven\.repo\.local)>([^<]*)<`)
 })
 
+// maxDoxyfileSize bounds the size of a Doxyfile the gate reads: doxygen's
+// own template, with its comments, is 110 KiB.
+const maxDoxyfileSize = 1 << 20
+
 // maxPathSettingsFiles bounds the settings files read for one tool; a
 // tool that reads more makes the line opaque.
 const maxPathSettingsFiles = 64
@@ -254,6 +331,18 @@ var settingsString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 // (see pathSettings; maven's options files, see mavenConfigUnsound), or
 // "", and returns the settings files it names that ps follows.
 func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string) (string, []string) {
+	if ps.doxyfile {
+		return g.doxyfileUnsound(cwd, text)
+	}
+	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")
+	if yaml {
+		if why := yamlUnread(text); why != "" {
+			return why, nil
+		}
+		if ps.erb && strings.Contains(text, "<%") {
+			return "has ERB, Ruby code that rubocop runs before it reads the settings", nil
+		}
+	}
 	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) || strings.Contains(text, `\x`) {
 		return "has an escape, which may hide a key the gate checks", nil
 	}
@@ -273,10 +362,23 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 		return g.mavenConfigUnsound(cwd, filepath.Join(dir, base), text)
 	}
 	var more []string
-	for _, m := range ps.values.FindAllStringSubmatch(text, -1) {
+	for _, ix := range ps.values.FindAllStringSubmatchIndex(text, -1) {
+		m := []string{text[ix[0]:ix[1]], text[ix[2]:ix[3]], text[ix[4]:ix[5]]}
 		key, raw := strings.ToLower(m[1]), strings.TrimSpace(m[2])
 		var values []string
+		if raw == "" && yaml {
+			// A YAML list on the lines below the key.
+			var ok bool
+			if values, ok = yamlBlockList(text, ix[2]); !ok {
+				return "sets " + clip(m[1]) + " in a form the gate does not read (a value on the next line)", nil
+			}
+			raw = "[]"
+		}
+		if slices.Contains(ps.code, key) && (len(values) > 0 || strings.Trim(raw, "[]{} \t\n,\"'") != "") {
+			return "sets " + clip(m[1]) + ", which names code the tool loads", nil
+		}
 		switch {
+		case raw == "[]" && yaml:
 		case raw == "" || raw == "|" || raw == ">" || strings.HasPrefix(raw, "*") || strings.HasPrefix(raw, "!") ||
 			strings.HasPrefix(raw, "&") || strings.HasPrefix(raw, "|") || strings.HasPrefix(raw, ">"):
 			return "sets " + clip(m[1]) + " in a form the gate does not read (a value on the next line, an alias, a tag)", nil
@@ -301,7 +403,11 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 			values = append([]string{strings.TrimRight(raw, ", ")}, strings.Fields(raw)...)
 		}
 		for _, v := range values {
-			if why := g.settingsPathUnsound(dir, v); why != "" {
+			why := g.settingsPathUnsound(dir, v)
+			if why == "" && ps.fromCwd {
+				why = g.settingsPathUnsound(cwd, v)
+			}
+			if why != "" {
 				return "sets " + clip(m[1]) + " to " + clip(v) + ": " + why, nil
 			}
 			if key == "addopts" {
@@ -315,14 +421,21 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 				continue
 			}
 			for _, v := range values {
-				p := filepath.Join(dir, v)
+				if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+					// rubocop's inherit_from of a URL: settings the
+					// gate cannot read.
+					return "sets " + clip(m[1]) + " to " + clip(v) + ", settings the tool fetches", nil
+				}
+				ps := []string{filepath.Join(dir, v)}
 				if !strings.HasPrefix(v, ".") && !filepath.IsAbs(v) {
 					// A package's settings (@tsconfig/node20/tsconfig.json).
-					p = filepath.Join(dir, "node_modules", v)
+					ps = append(ps, filepath.Join(dir, "node_modules", v))
 				}
-				for _, q := range []string{p, p + ".json", filepath.Join(p, "tsconfig.json")} {
-					if fi, err := os.Stat(q); err == nil && !fi.IsDir() {
-						more = append(more, q)
+				for _, p := range ps {
+					for _, q := range []string{p, p + ".json", filepath.Join(p, "tsconfig.json")} {
+						if fi, err := os.Stat(q); err == nil && !fi.IsDir() {
+							more = append(more, q)
+						}
 					}
 				}
 			}
@@ -359,6 +472,7 @@ func (g *Gate) settingsPathUnsound(dir, v string) string {
 	if rest, ok := strings.CutPrefix(v, "${configDir}"); ok {
 		v = "./" + rest
 	}
+	v = cmakePresetMacros().Replace(v)
 	if strings.HasPrefix(v, ":") && !strings.Contains(v, "..") {
 		return ""
 	}
@@ -376,4 +490,85 @@ func (g *Gate) settingsPathUnsound(dir, v string) string {
 		return "a protected path"
 	}
 	return ""
+}
+
+// cmakePresetMacros replaces the macros of a CMake preset that name the
+// source directory (the presets file's directory) or a plain word.
+var cmakePresetMacros = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("${sourceDir}", ".", "${fileDir}", ".", "${sourceParentDir}", "..",
+		"${presetName}", "preset", "${sourceDirName}", "source", "${generator}", "generator",
+		"${hostSystemName}", "host")
+})
+
+// yamlTricks matches what YAML may use to hide a value from a reader
+// that goes key by key: an anchor, an alias, a merge key, and the tags
+// of PyYAML's full loader that make Python objects (mkdocs ran
+// !!python/object/apply:os.system).
+var yamlTricks = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^\s*|[:-]\s+|[\[{,]\s*)(?:[&*][A-Za-z0-9_][^\s,\]}]*(?:\s|$|[,\]}])|<<\s*:|!!python/)`)
+})
+
+// yamlUnread says why a YAML settings file holds what the gate does not
+// read (see yamlTricks), or "".
+func yamlUnread(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "#") {
+			continue
+		}
+		if m := yamlTricks().FindString(line); m != "" {
+			if strings.Contains(m, "!!python/") {
+				return "has a !!python tag, which makes a Python object (and may run code)"
+			}
+			return "has a YAML anchor, alias or merge key, which may give a key a value the gate does not see"
+		}
+	}
+	return ""
+}
+
+// yamlBlockList reads the YAML list below the key that starts at offset
+// at of text: the items "- value" on the lines after it, more indented
+// than the key (or as much, as YAML allows for a list), each a plain or
+// quoted scalar. It reports false when a line below the key is anything
+// else, and true with no values when no line is below it (a mapping of
+// the keys below, which are matched themselves, or an empty value).
+func yamlBlockList(text string, at int) ([]string, bool) {
+	start := strings.LastIndexByte(text[:at], '\n') + 1
+	indent := len(text[start:at]) - len(strings.TrimLeft(text[start:at], " "))
+	end := strings.IndexByte(text[at:], '\n')
+	if end < 0 {
+		return nil, true
+	}
+	var values []string
+	for _, line := range strings.Split(text[at+end+1:], "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		n := len(line) - len(strings.TrimLeft(line, " "))
+		item, isItem := strings.CutPrefix(t, "- ")
+		if n < indent || (n == indent && !isItem && t != "-") {
+			break
+		}
+		if !isItem {
+			if len(values) == 0 && n > indent && strings.Contains(t, ":") {
+				// A mapping below the key: its keys are matched
+				// themselves.
+				return nil, true
+			}
+			return nil, false
+		}
+		item = strings.TrimSpace(item)
+		if i := strings.Index(item, " #"); i >= 0 {
+			item = strings.TrimSpace(item[:i])
+		}
+		switch {
+		case len(item) >= 2 && (item[0] == '"' || item[0] == '\'') && item[len(item)-1] == item[0]:
+			values = append(values, item[1:len(item)-1])
+		case item == "" || strings.ContainsAny(item[:1], "\"'[{|>!&*%@`") || strings.Contains(item, ": "):
+			return nil, false
+		default:
+			values = append(values, item)
+		}
+	}
+	return values, true
 }

@@ -1,0 +1,189 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// canaryRT123 are projects of round redteam123 whose settings files (as a
+// cloned repository holds them) make a documentation builder, a linter,
+// a spelling checker or cmake, run as line, write into the home (../home
+// from the project), run a command that does, or copy ~/.ssh/id_ed25519
+// into the project: wrote is what the real run creates under the home,
+// copied the file of the project that then holds the key. Each line was
+// allowed at round 122, when the gate read no settings of these tools.
+var canaryRT123 = []struct {
+	tool   string
+	line   string
+	files  map[string]string
+	wrote  string
+	copied string
+}{
+	// doxygen writes where the outputs say, runs its filters, reads
+	// @INCLUDE and expands $(VAR), and copies the extra files of HTML.
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "OUTPUT_DIRECTORY = ../home/dox\nGENERATE_LATEX = NO\n"}, "dox/html/index.html", ""},
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "GENERATE_LATEX = NO\nHTML_OUTPUT = ../home/h\n"}, "h/index.html", ""},
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "GENERATE_HTML = NO\nGENERATE_LATEX = NO\nWARN_LOGFILE = ../home/w.log\n"}, "w.log", ""},
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "GENERATE_HTML = NO\nGENERATE_LATEX = NO\nGENERATE_TAGFILE = ../home/t.tag\n"}, "t.tag", ""},
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "GENERATE_HTML = NO\nGENERATE_LATEX = NO\nINPUT_FILTER = \"touch ../home/filt\"\n", "a.c": "int f(void);\n"}, "filt", ""},
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "GENERATE_HTML = NO\nGENERATE_LATEX = NO\nFILTER_PATTERNS = \"*.c=touch ../home/fp\"\n", "a.c": "int f(void);\n"}, "fp", ""},
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "GENERATE_LATEX = NO\n@INCLUDE = doc/common.cfg\n",
+		"doc/common.cfg": "OUTPUT_DIRECTORY = ../home/inc\n"}, "inc/html/index.html", ""},
+	{"doxygen", "doxygen doc/Doxyfile", map[string]string{"doc/Doxyfile": "GENERATE_LATEX = NO\nOUTPUT_DIRECTORY = ../home/op\n"}, "op/html/index.html", ""},
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "GENERATE_LATEX = NO\nOUTPUT_DIRECTORY = $(HOME)/env\n"}, "env/html/index.html", ""},
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "GENERATE_LATEX = NO\nOUTPUT_DIRECTORY = out\nHTML_EXTRA_FILES = ../home/.ssh/id_ed25519\n"}, "", "out/html/id_ed25519"},
+	// mkdocs builds into site_dir, copies docs_dir, reads INHERIT, runs
+	// hooks and makes the objects of !!python tags.
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: x\nsite_dir: ../home/site\n", "docs/index.md": "# x\n"}, "site/index.html", ""},
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: x\nINHERIT: base.yml\n", "base.yml": "site_dir: ../home/inh\n", "docs/index.md": "# x\n"}, "inh/index.html", ""},
+	{"mkdocs", "mkdocs build -f doc/mk.yml", map[string]string{"doc/mk.yml": "site_name: x\nsite_dir: ../../home/f\n", "doc/docs/index.md": "# x\n"}, "f/index.html", ""},
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: x\nhooks:\n  - hooks/h.py\n", "docs/index.md": "# x\n",
+		"hooks/h.py": "import os\nos.system('touch ../home/hook')\n"}, "hook", ""},
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: !!python/object/apply:os.system [\"touch ../home/tag\"]\n", "docs/index.md": "# x\n"}, "tag", ""},
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: x\ndocs_dir: ../home/.ssh\n"}, "", "site/id_ed25519"},
+	// jekyll builds into destination from source.
+	{"jekyll", "jekyll build", map[string]string{"_config.yml": "destination: ../home/site\n", "index.md": "---\n---\nx\n"}, "site/index.html", ""},
+	{"jekyll", "jekyll build --config _ci.yml", map[string]string{"_ci.yml": "destination: ../home/ci\n", "index.md": "---\n---\nx\n"}, "ci/index.html", ""},
+	{"jekyll", "jekyll build", map[string]string{"_config.yml": "source: ../home/.ssh\n"}, "", "_site/id_ed25519"},
+	// rubocop writes its cache where CacheRootDirectory says, in its
+	// settings or those it inherits, and runs ERB.
+	{"rubocop", "rubocop", map[string]string{".rubocop.yml": "AllCops:\n  CacheRootDirectory: ../home/rc\n", "a.rb": "x = 1\n"}, "rc/rubocop_cache", ""},
+	{"rubocop", "rubocop", map[string]string{".rubocop.yml": "inherit_from:\n  - config/base.yml\n", "config/base.yml": "AllCops:\n  CacheRootDirectory: ../home/inh\n",
+		"a.rb": "x = 1\n"}, "inh/rubocop_cache", ""},
+	{"rubocop", "rubocop", map[string]string{".rubocop.yml": "AllCops:\n  NewCops: <%= system('touch ../home/erb') && 'enable' %>\n", "a.rb": "x = 1\n"}, "erb", ""},
+	// cspell writes its cache where cacheLocation says, in the settings
+	// it reads or imports.
+	{"cspell", "cspell lint .", map[string]string{"cspell.json": `{"cache": {"useCache": true, "cacheLocation": "../home/cs"}}`}, "cs", ""},
+	{"cspell", "cspell lint .", map[string]string{"cspell.config.yaml": "cache:\n  useCache: true\n  cacheLocation: ../home/cy\n"}, "cy", ""},
+	{"cspell", "cspell lint .", map[string]string{".cspell.json": `{"import": ["./cfg/more.json"]}`,
+		"cfg/more.json": `{"cache": {"useCache": true, "cacheLocation": "../../home/ci"}}`}, "ci", ""},
+	// cmake configures into a preset's binaryDir.
+	{"cmake", "cmake --preset x", map[string]string{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(p NONE)\n",
+		"CMakePresets.json": `{"version": 3, "configurePresets": [{"name": "x", "binaryDir": "${sourceDir}/../home/b"}]}`}, "b/CMakeCache.txt", ""},
+	{"cmake", "cmake --preset=x", map[string]string{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(p NONE)\n",
+		"CMakeUserPresets.json": `{"version": 3, "configurePresets": [{"name": "x", "binaryDir": "$env{HOME}/ub"}]}`}, "ub/CMakeCache.txt", ""},
+	{"cmake", "cmake --preset x", map[string]string{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(p NONE)\n",
+		"CMakePresets.json": `{"version": 4, "include": ["cmake/more.json"]}`,
+		"cmake/more.json":   `{"version": 4, "configurePresets": [{"name": "x", "binaryDir": "../home/inc"}]}`}, "inc/CMakeCache.txt", ""},
+}
+
+// rt123Ordinary are the settings of ordinary projects for the tools of
+// canaryRT123: outputs, caches and sources inside the project, empty
+// filters, lists of gems and files, Markdown's &copy;. Each line stays
+// allowed, and its real run changes nothing in the home.
+var rt123Ordinary = []struct {
+	tool  string
+	line  string
+	files map[string]string
+}{
+	{"doxygen", "doxygen", map[string]string{"Doxyfile": "# Doxyfile 1.9.4\nPROJECT_NAME = \"My Project\"\nPROJECT_NUMBER = $(VERSION)\n" +
+		"OUTPUT_DIRECTORY = docs\nINPUT = src \\\n    README.md\nRECURSIVE = YES\nFILE_PATTERNS = *.c *.h\nEXCLUDE_PATTERNS = */build/*\n" +
+		"STRIP_FROM_PATH = /home/ci/src\nUSE_MDFILE_AS_MAINPAGE = README.md\nINPUT_FILTER =\nFILTER_PATTERNS =\n" +
+		"ALIASES += \"todo=\\xrefitem todo Todo\"\n" +
+		"MATHJAX_RELPATH = https://cdn.jsdelivr.net/npm/mathjax@2\nGENERATE_LATEX = NO\nHTML_EXTRA_STYLESHEET = doc/extra.css\n",
+		"src/a.c": "/** \\file a.c a file */\nint f(void) { return 1; }\n", "README.md": "# x\n", "doc/extra.css": "p {}\n"}},
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: My Docs\nsite_dir: site\ndocs_dir: docs\ncopyright: Copyright &copy; 2024 Me\n" +
+		"nav:\n  - Home: index.md\ntheme:\n  name: mkdocs\nmarkdown_extensions:\n  - toc:\n      permalink: true\nplugins:\n  - search\n",
+		"docs/index.md": "# x\n"}},
+	{"jekyll", "jekyll build", map[string]string{"_config.yml": "title: x\ndestination: _site\nexclude:\n  - vendor\n  - Gemfile\nplugins: []\n",
+		"index.md": "---\n---\nx\n"}},
+	{"rubocop", "rubocop", map[string]string{".rubocop.yml": "inherit_from: .rubocop_todo.yml\nrequire:\n  - ./lib/cops.rb\n" +
+		"AllCops:\n  NewCops: enable\n  CacheRootDirectory: tmp\n  Exclude:\n    - 'vendor/**/*'\n", ".rubocop_todo.yml": "Style/FrozenStringLiteralComment:\n  Enabled: false\n",
+		"lib/cops.rb": "", "a.rb": "x = 1\n"}},
+	{"cspell", "cspell lint .", map[string]string{"cspell.json": `{"version": "0.2", "language": "en", "words": ["doxygen"], "ignorePaths": ["node_modules/**"], ` +
+		`"import": ["./words.json"], "cache": {"useCache": true, "cacheLocation": ".cspellcache"}}`, "words.json": `{"words": ["mkdocs"]}`}},
+	{"cmake", "cmake --preset dev", map[string]string{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(p NONE)\n",
+		"CMakePresets.json": `{"version": 3, "configurePresets": [{"name": "dev", "generator": "Unix Makefiles", ` +
+			`"binaryDir": "${sourceDir}/build/${presetName}", "installDir": "${sourceDir}/install", "cacheVariables": {"CMAKE_BUILD_TYPE": "Debug"}}]}`}},
+}
+
+// TestCanaryRT123 checks that each line of canaryRT123 asks in its
+// project and, with the tool installed, writes the home or copies the
+// key when run; and that the ordinary projects' lines stay allowed and
+// leave the home as it was.
+func TestCanaryRT123(t *testing.T) {
+	t.Parallel()
+	for i, c := range canaryRT123 {
+		t.Run(fmt.Sprintf("%s/%d", c.tool, i), func(t *testing.T) {
+			t.Parallel()
+			home, wd := unlinkedFixture(t)
+			writeTreeMode(t, wd, c.files, 0o644)
+			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Ask {
+				t.Errorf("%q with %q: %v (%s), want an ask", c.line, c.files, v.Decision, v.Reason)
+			}
+			if _, err := exec.LookPath(c.tool); err != nil {
+				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
+				return
+			}
+			out := runIn(t, home, wd, c.line)
+			if c.wrote != "" {
+				if _, err := os.Stat(filepath.Join(home, c.wrote)); err != nil {
+					t.Errorf("%q with %q did not write ../home/%s when run (%v):\n%s", c.line, c.files, c.wrote, err, out)
+				}
+			}
+			if c.copied != "" {
+				if b, err := os.ReadFile(filepath.Join(wd, c.copied)); err != nil || !strings.Contains(string(b), round84Key) {
+					t.Errorf("%q with %q did not copy the key to %s when run (%v):\n%s", c.line, c.files, c.copied, err, out)
+				}
+			}
+		})
+	}
+	for i, c := range rt123Ordinary {
+		t.Run(fmt.Sprintf("ordinary/%s/%d", c.tool, i), func(t *testing.T) {
+			t.Parallel()
+			home, wd := unlinkedFixture(t)
+			writeTreeMode(t, wd, c.files, 0o644)
+			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Allow {
+				t.Errorf("%q with %q: %v (%s), want it allowed", c.line, c.files, v.Decision, v.Reason)
+			}
+			if _, err := exec.LookPath(c.tool); err != nil {
+				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
+				return
+			}
+			before := rt123Tree(t, home)
+			out := runIn(t, home, wd, c.line)
+			if after := rt123Tree(t, home); !slices.Equal(before, after) {
+				t.Errorf("%q with %q changed the home when run: %q, then %q:\n%s", c.line, c.files, before, after, out)
+			}
+		})
+	}
+}
+
+// TestRT123DoxygenTemplate checks that doxygen's own template, as
+// doxygen -g writes it, stays allowed.
+func TestRT123DoxygenTemplate(t *testing.T) {
+	t.Parallel()
+	tooltest.Need(t, tooltest.CanaryTools, "doxygen")
+	home, wd := unlinkedFixture(t)
+	if out := runIn(t, home, wd, "doxygen -g"); !strings.Contains(out, "Doxyfile") {
+		t.Fatalf("doxygen -g: %s", out)
+	}
+	if v := secretDecider(t, home, wd)("doxygen"); v.Decision != permission.Allow {
+		t.Errorf("doxygen with its template: %v (%s), want it allowed", v.Decision, v.Reason)
+	}
+}
+
+// rt123Tree lists the paths under root.
+func rt123Tree(t *testing.T, root string) []string {
+	t.Helper()
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, _ fs.DirEntry, err error) error {
+		paths = append(paths, p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
