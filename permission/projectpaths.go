@@ -60,6 +60,15 @@ type pathSettings struct {
 	doxyfile, operands bool
 	// erb marks YAML that the tool runs through ERB first (rubocop's).
 	erb bool
+	// bazelrc marks bazel's .bazelrc (bazelrcUnsound).
+	bazelrc bool
+	// args are the lower-case keys whose values are a compiler's
+	// arguments (clang-tidy's ExtraArgs), judged by compilerArgHarmless.
+	args []string
+	// operandDirs marks a tool that reads the settings files of each
+	// file its words name, in that file's directory and those above it
+	// (clang-tidy's .clang-tidy).
+	operandDirs bool
 	// fromCwd marks a tool that resolves some relative paths of a
 	// settings file from elsewhere than its directory (rubocop's
 	// inherited CacheRootDirectory, cmake's included presets' binaryDir):
@@ -125,14 +134,24 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		keys:    []string{"binarydir", "installdir", "toolchainfile", "include", "cmakeexecutable"},
 		follow:  []string{"include"},
 		fromCwd: true, options: []string{"-S"}, when: []string{"--preset", "--workflow", "--list-presets"}}
-	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake} {
+	jest := pathSettings{files: []string{"package.json", "jest.config.json"}, up: true,
+		keys: []string{"cachedirectory", "coveragedirectory", "rootdir", "roots", "preset", "projects", "modulepaths",
+			"globalsetup", "globalteardown", "setupfiles", "setupfilesafterenv", "testresultsprocessor", "snapshotresolver"},
+		options: []string{"-c", "--config", "--rootDir"}}
+	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true}
+	clangTidy := pathSettings{files: []string{".clang-tidy"}, up: true, operandDirs: true,
+		keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
+		options: []string{"--config-file"}}
+	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
+		&clangTidy} {
 		ps.values = settingsValue(ps.keys)
 	}
 	return map[string][]pathSettings{
 		"tsc": {tsc}, "vue-tsc": {tsc},
-		// A package manager's scripts commonly run tsc.
-		"npm": {tsc}, "pnpm": {tsc}, "yarn": {tsc}, "yarnpkg": {tsc}, "bun": {tsc}, "npx": {tsc}, "pnpx": {tsc},
-		"bunx":   {tsc},
+		// A package manager's scripts commonly run tsc and jest.
+		"npm": {tsc, jest}, "pnpm": {tsc, jest}, "yarn": {tsc, jest}, "yarnpkg": {tsc, jest}, "bun": {tsc, jest},
+		"npx": {tsc, jest}, "pnpx": {tsc, jest}, "bunx": {tsc, jest}, "jest": {jest},
+		"bazel": {bazel}, "bazelisk": {bazel}, "clang-tidy": {clangTidy}, "run-clang-tidy": {clangTidy},
 		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
 		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
 		"doxygen": {doxygen}, "mkdocs": {mkdocs}, "jekyll": {jekyll}, "rubocop": {rubocop}, "cspell": {cspell},
@@ -191,6 +210,28 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		return ""
 	}
 	var files []string
+	if ps.operandDirs {
+		// clang-tidy src/a.c: src's .clang-tidy, and those above.
+		for _, w := range args {
+			if w == "--" {
+				break
+			}
+			if w == "" || strings.HasPrefix(w, "-") {
+				continue
+			}
+			if !filepath.IsAbs(w) {
+				w = filepath.Join(cwd, w)
+			}
+			for d := filepath.Dir(filepath.Clean(w)); pathmatch.Within(d, g.workdir); d = filepath.Dir(d) {
+				for _, f := range ps.files {
+					files = append(files, filepath.Join(d, f))
+				}
+				if d == filepath.Dir(d) {
+					break
+				}
+			}
+		}
+	}
 	if ps.operands {
 		// doxygen Doxyfile.in, doxygen - (from standard input).
 		for _, w := range args {
@@ -334,7 +375,10 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	if ps.doxyfile {
 		return g.doxyfileUnsound(cwd, text)
 	}
-	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")
+	if ps.bazelrc {
+		return g.bazelrcUnsound(dir, text)
+	}
+	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml") || base == ".clang-tidy"
 	if yaml {
 		if why := yamlUnread(text); why != "" {
 			return why, nil
@@ -365,6 +409,11 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	for _, ix := range ps.values.FindAllStringSubmatchIndex(text, -1) {
 		m := []string{text[ix[0]:ix[1]], text[ix[2]:ix[3]], text[ix[4]:ix[5]]}
 		key, raw := strings.ToLower(m[1]), strings.TrimSpace(m[2])
+		if strings.Contains(text[ix[3]:ix[4]], "\n") {
+			// The value is on the next line: a YAML list, an INI
+			// file's continuation lines.
+			raw = ""
+		}
 		var values []string
 		if raw == "" && yaml {
 			// A YAML list on the lines below the key.
@@ -409,6 +458,9 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 			}
 			if why != "" {
 				return "sets " + clip(m[1]) + " to " + clip(v) + ": " + why, nil
+			}
+			if slices.Contains(ps.args, key) && !compilerArgHarmless(v) {
+				return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
 			}
 			if key == "addopts" {
 				if why := g.tokenUnsound(dir, v); why != "" {
@@ -473,6 +525,9 @@ func (g *Gate) settingsPathUnsound(dir, v string) string {
 		v = "./" + rest
 	}
 	v = cmakePresetMacros().Replace(v)
+	if rest, ok := strings.CutPrefix(v, "<rootDir>"); ok {
+		v = "./" + rest // jest's
+	}
 	if strings.HasPrefix(v, ":") && !strings.Contains(v, "..") {
 		return ""
 	}
@@ -571,4 +626,26 @@ func yamlBlockList(text string, at int) ([]string, bool) {
 		}
 	}
 	return values, true
+}
+
+// compilerArg matches the compiler arguments that read and write nothing
+// but the source and load no code: warnings, the language and its
+// standard, macros, the include directories of the project (a relative
+// path, judged by settingsPathUnsound), target and feature flags.
+var compilerArg = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(-W[A-Za-z0-9=+_-]*|-Wno-[A-Za-z0-9=+_-]+|-std=[A-Za-z0-9+]+|-D[A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.]*)?|` +
+		`-U[A-Za-z_][A-Za-z0-9_]*|-(I|isystem|iquote)[A-Za-z0-9_./-]*|-x|-xc|-xc\+\+|c|c\+\+|objective-c|-pedantic|-pedantic-errors|` +
+		`-O[0-3sz]?|-g|-m[a-z0-9=._-]+|-f(no-)?(exceptions|rtti|pic|PIC|ms-extensions|delayed-template-parsing|` +
+		`diagnostics-color|color-diagnostics|openmp|modules|signed-char|unsigned-char)|--target=[A-Za-z0-9_.-]+|` +
+		`-isystem|-I|-iquote|[A-Za-z0-9_.][A-Za-z0-9_./-]*)$`)
+})
+
+// compilerArgHarmless reports whether the compiler argument w is one of
+// compilerArg; a path among them must not leave the workdir (the caller
+// judges each by settingsPathUnsound).
+func compilerArgHarmless(w string) bool {
+	if strings.Contains(w, "..") || strings.HasPrefix(w, "/") || strings.Contains(w, ".git") || w == "-mllvm" {
+		return false
+	}
+	return compilerArg().MatchString(w)
 }
