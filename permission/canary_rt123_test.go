@@ -88,6 +88,9 @@ var canaryRT123 = []struct {
 	// to include (whose text its error shows).
 	{"clang-tidy", "clang-tidy a.c", map[string]string{".clang-tidy": "Checks: '-*,bugprone-*'\nExtraArgs: ['-MD', '-MF', '../home/dep.d']\n", "a.c": "int f(void) { return 1; }\n"}, "dep.d", "", false},
 	{"clang-tidy", "clang-tidy src/a.c", map[string]string{"src/.clang-tidy": "ExtraArgsBefore:\n  - -include\n  - ../home/.ssh/id_ed25519\n", "src/a.c": "int f(void) { return 1; }\n"}, "", "", true},
+	// pytest reads addopts on the lines after the key, as INI files
+	// continue a value (round 122 judged the first of them only).
+	{"pytest", "pytest", map[string]string{"pytest.ini": "[pytest]\naddopts =\n    -q\n    --junitxml=../home/j.xml\n", "test_a.py": "def test_a():\n    pass\n"}, "j.xml", "", false},
 	// bazel's server keeps its output where .bazelrc's startup options
 	// say, for bazel version too.
 	{"bazel", "bazel version", map[string]string{"WORKSPACE": "", ".bazelrc": "startup --max_idle_secs=30\nstartup --output_user_root=../home/bz\n"}, "bz", "", false},
