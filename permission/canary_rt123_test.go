@@ -88,6 +88,9 @@ var canaryRT123 = []struct {
 	// to include (whose text its error shows).
 	{"clang-tidy", "clang-tidy a.c", map[string]string{".clang-tidy": "Checks: '-*,bugprone-*'\nExtraArgs: ['-MD', '-MF', '../home/dep.d']\n", "a.c": "int f(void) { return 1; }\n"}, "dep.d", "", false},
 	{"clang-tidy", "clang-tidy src/a.c", map[string]string{"src/.clang-tidy": "ExtraArgsBefore:\n  - -include\n  - ../home/.ssh/id_ed25519\n", "src/a.c": "int f(void) { return 1; }\n"}, "", "", true},
+	// golangci-lint writes its reports where output.formats says.
+	{"golangci-lint", "golangci-lint run", map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
+		".golangci.yml": "version: \"2\"\noutput:\n  formats:\n    json:\n      path: ../home/gl.json\n"}, "gl.json", "", false},
 	// pytest reads addopts on the lines after the key, as INI files
 	// continue a value (round 122 judged the first of them only).
 	{"pytest", "pytest", map[string]string{"pytest.ini": "[pytest]\naddopts =\n    -q\n    --junitxml=../home/j.xml\n", "test_a.py": "def test_a():\n    pass\n"}, "j.xml", "", false},
@@ -129,6 +132,9 @@ var rt123Ordinary = []struct {
 		"src/a.c": "#include \"a.h\"\nint f(void) { return A; }\n", "include/a.h": "#define A 1\n"}},
 	{"bazel", "bazel version", map[string]string{"WORKSPACE": "", ".bazelrc": "# the team's\nstartup --max_idle_secs=30 --host_jvm_args=-Xmx2g\n" +
 		"build --jobs=4 --disk_cache=.cache/disk\ncommon --enable_bzlmod\nbuild:ci --config=remote\ntry-import %workspace%/user.bazelrc\n"}},
+	{"golangci-lint", "golangci-lint run", map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
+		".golangci.yml": "version: \"2\"\nrun:\n  timeout: 5m\nlinters:\n  enable:\n    - misspell\n  exclusions:\n    rules:\n      - path: _test\\.go\n" +
+			"        linters: [errcheck]\noutput:\n  formats:\n    checkstyle:\n      path: build/lint.xml\n"}},
 	{"cmake", "cmake --preset dev", map[string]string{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(p NONE)\n",
 		"CMakePresets.json": `{"version": 3, "configurePresets": [{"name": "dev", "generator": "Unix Makefiles", ` +
 			`"binaryDir": "${sourceDir}/build/${presetName}", "installDir": "${sourceDir}/install", "cacheVariables": {"CMAKE_BUILD_TYPE": "Debug"}}]}`}},
@@ -152,7 +158,7 @@ func TestCanaryRT123(t *testing.T) {
 				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
 				return
 			}
-			out := runIn(t, home, wd, c.line)
+			out := runIn(t, home, wd, c.line, rt123Env(t, c.tool)...)
 			if c.tool == "bazel" {
 				runIn(t, home, wd, "bazel shutdown")
 			}
@@ -184,11 +190,13 @@ func TestCanaryRT123(t *testing.T) {
 				return
 			}
 			before := rt123Tree(t, home)
-			out := runIn(t, home, wd, c.line)
+			out := runIn(t, home, wd, c.line, rt123Env(t, c.tool)...)
 			if c.tool == "bazel" {
 				runIn(t, home, wd, "bazel shutdown")
 			}
-			if after := rt123Tree(t, home); !slices.Equal(before, after) {
+			if after := rt123Tree(t, home); !slices.Equal(before, slices.DeleteFunc(after, func(p string) bool {
+				return p == filepath.Join(home, ".config") && !slices.Contains(before, p)
+			})) {
 				t.Errorf("%q with %q changed the home when run: %q, then %q:\n%s", c.line, c.files, before, after, out)
 			}
 		})
@@ -209,13 +217,29 @@ func TestRT123DoxygenTemplate(t *testing.T) {
 	}
 }
 
-// rt123Tree lists the paths under root but for .cache, where rubocop and
-// bazel keep their caches by default (the user's, as ~/.cache/pip is).
+// rt123Env is the environment a run of tool needs besides the
+// fixture's: golangci-lint runs the go of the test, with the toolchain
+// it has.
+func rt123Env(t *testing.T, tool string) []string {
+	t.Helper()
+	if tool != "golangci-lint" {
+		return nil
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"PATH=" + filepath.Dir(goBin) + ":/usr/local/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS="}
+}
+
+// rt123Tree lists the paths under root but for .cache, where rubocop,
+// bazel, go and golangci-lint keep their caches by default (the user's,
+// as ~/.cache/pip is), and .config/go, go's telemetry.
 func rt123Tree(t *testing.T, root string) []string {
 	t.Helper()
 	var paths []string
 	err := filepath.WalkDir(root, func(p string, _ fs.DirEntry, err error) error {
-		if p == filepath.Join(root, ".cache") {
+		if p == filepath.Join(root, ".cache") || p == filepath.Join(root, ".config", "go") {
 			return filepath.SkipDir
 		}
 		paths = append(paths, p)

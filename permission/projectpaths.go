@@ -36,7 +36,10 @@ import (
 // require, inherit_from, and ERB, which rubocop runs before it reads the
 // YAML), cspell's settings (cacheLocation, import) and cmake's
 // CMakePresets.json (binaryDir, toolchainFile, installDir, include).
-// YAML lists on the lines below a key are read; a YAML anchor, alias or
+// Then jest's cacheDirectory (in package.json, also for a package
+// manager's scripts, or jest.config.json), clang-tidy's ExtraArgs, bazel's
+// .bazelrc (bazelrc.go) and golangci-lint's output paths. YAML lists on
+// the lines below a key are read; a YAML anchor, alias or
 // merge key, or a tag that makes Python objects, asks.
 
 // A pathSettings is how a tool finds the settings files that name paths
@@ -138,12 +141,14 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		keys: []string{"cachedirectory", "coveragedirectory", "rootdir", "roots", "preset", "projects", "modulepaths",
 			"globalsetup", "globalteardown", "setupfiles", "setupfilesafterenv", "testresultsprocessor", "snapshotresolver"},
 		options: []string{"-c", "--config", "--rootDir"}}
+	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
+		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
 	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true}
 	clangTidy := pathSettings{files: []string{".clang-tidy"}, up: true, operandDirs: true,
 		keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
 		options: []string{"--config-file"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
-		&clangTidy} {
+		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
 	}
 	return map[string][]pathSettings{
@@ -151,7 +156,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		// A package manager's scripts commonly run tsc and jest.
 		"npm": {tsc, jest}, "pnpm": {tsc, jest}, "yarn": {tsc, jest}, "yarnpkg": {tsc, jest}, "bun": {tsc, jest},
 		"npx": {tsc, jest}, "pnpx": {tsc, jest}, "bunx": {tsc, jest}, "jest": {jest},
-		"bazel": {bazel}, "bazelisk": {bazel}, "clang-tidy": {clangTidy}, "run-clang-tidy": {clangTidy},
+		"bazel": {bazel}, "bazelisk": {bazel}, "golangci-lint": {golangci}, "clang-tidy": {clangTidy}, "run-clang-tidy": {clangTidy},
 		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
 		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
 		"doxygen": {doxygen}, "mkdocs": {mkdocs}, "jekyll": {jekyll}, "rubocop": {rubocop}, "cspell": {cspell},
