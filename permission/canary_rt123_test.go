@@ -94,6 +94,12 @@ var canaryRT123 = []struct {
 	// pytest reads addopts on the lines after the key, as INI files
 	// continue a value (round 122 judged the first of them only).
 	{"pytest", "pytest", map[string]string{"pytest.ini": "[pytest]\naddopts =\n    -q\n    --junitxml=../home/j.xml\n", "test_a.py": "def test_a():\n    pass\n"}, "j.xml", "", false},
+	{"pytest", "pytest", map[string]string{"tox.ini": "[pytest]\naddopts = -q\n    --junitxml=../home/k.xml\n", "test_a.py": "def test_a():\n    pass\n"}, "k.xml", "", false},
+	// pytest's TOML multi-line string, and JSON's escaped slash, which
+	// hid ../home from the gate.
+	{"pytest", "pytest", map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"\"\"\n--junitxml=../home/t.xml\n\"\"\"\n",
+		"test_a.py": "def test_a():\n    pass\n"}, "t.xml", "", false},
+	{"cspell", "cspell lint .", map[string]string{"cspell.json": `{"cache": {"useCache": true, "cacheLocation": "..\/home\/esc"}}`}, "esc", "", false},
 	// bazel's server keeps its output where .bazelrc's startup options
 	// say, for bazel version too.
 	{"bazel", "bazel version", map[string]string{"WORKSPACE": "", ".bazelrc": "startup --max_idle_secs=30\nstartup --output_user_root=../home/bz\n"}, "bz", "", false},
@@ -135,6 +141,8 @@ var rt123Ordinary = []struct {
 	{"golangci-lint", "golangci-lint run", map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
 		".golangci.yml": "version: \"2\"\nrun:\n  timeout: 5m\nlinters:\n  enable:\n    - misspell\n  exclusions:\n    rules:\n      - path: _test\\.go\n" +
 			"        linters: [errcheck]\noutput:\n  formats:\n    checkstyle:\n      path: build/lint.xml\n"}},
+	{"pytest", "pytest", map[string]string{"pytest.ini": "[pytest]\naddopts =\n    -ra\n    --strict-markers\n    --junitxml=build/junit.xml\n" +
+		"testpaths =\n    tests\nmarkers =\n    slow: slow tests\n", "tests/test_a.py": "def test_a():\n    pass\n"}},
 	{"cmake", "cmake --preset dev", map[string]string{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.20)\nproject(p NONE)\n",
 		"CMakePresets.json": `{"version": 3, "configurePresets": [{"name": "dev", "generator": "Unix Makefiles", ` +
 			`"binaryDir": "${sourceDir}/build/${presetName}", "installDir": "${sourceDir}/install", "cacheVariables": {"CMAKE_BUILD_TYPE": "Debug"}}]}`}},

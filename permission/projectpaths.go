@@ -392,7 +392,8 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 			return "has ERB, Ruby code that rubocop runs before it reads the settings", nil
 		}
 	}
-	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) || strings.Contains(text, `\x`) {
+	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) || strings.Contains(text, `\x`) || strings.Contains(text, `\/`) {
+		// JSON's "..\/home" is ../home.
 		return "has an escape, which may hide a key the gate checks", nil
 	}
 	if strings.HasSuffix(base, ".xml") {
@@ -414,12 +415,23 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	for _, ix := range ps.values.FindAllStringSubmatchIndex(text, -1) {
 		m := []string{text[ix[0]:ix[1]], text[ix[2]:ix[3]], text[ix[4]:ix[5]]}
 		key, raw := strings.ToLower(m[1]), strings.TrimSpace(m[2])
-		if strings.Contains(text[ix[3]:ix[4]], "\n") {
+		ini := strings.HasSuffix(base, ".ini") || strings.HasSuffix(base, ".cfg") || base == ".coveragerc"
+		if (yaml || ini) && strings.Contains(text[ix[3]:ix[4]], "\n") {
 			// The value is on the next line: a YAML list, an INI
 			// file's continuation lines.
 			raw = ""
 		}
 		var values []string
+		if ini {
+			// pytest.ini's addopts = -ra, then one option a line.
+			raw = strings.TrimSpace(strings.Join(append([]string{raw}, iniContinuation(text, ix[3])...), " "))
+			if raw == "" {
+				continue
+			}
+		}
+		if v := text[ix[4]:]; strings.HasPrefix(v, `"""`) || strings.HasPrefix(v, "'''") {
+			return "sets " + clip(m[1]) + " to a multi-line string, which the gate does not read", nil
+		}
 		if raw == "" && yaml {
 			// A YAML list on the lines below the key.
 			var ok bool
@@ -653,4 +665,24 @@ func compilerArgHarmless(w string) bool {
 		return false
 	}
 	return compilerArg().MatchString(w)
+}
+
+// iniContinuation returns the lines that continue the INI value whose key
+// ends at offset at of text: those after its line that begin with a blank,
+// up to the first that does not.
+func iniContinuation(text string, at int) []string {
+	end := strings.IndexByte(text[at:], '\n')
+	if end < 0 {
+		return nil
+	}
+	var lines []string
+	for _, line := range strings.Split(text[at+end+1:], "\n") {
+		if line == "" || (line[0] != ' ' && line[0] != '\t') {
+			break
+		}
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, ";") {
+			lines = append(lines, t)
+		}
+	}
+	return lines
 }
