@@ -54,6 +54,10 @@ var canaryRT123 = []struct {
 		"hooks/h.py": "import os\nos.system('touch ../home/hook')\n"}, "hook", "", false},
 	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: !!python/object/apply:os.system [\"touch ../home/tag\"]\n", "docs/index.md": "# x\n"}, "tag", "", false},
 	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: x\ndocs_dir: ../home/.ssh\n"}, "", "site/id_ed25519", false},
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: x\nextra:\n  a: !<tag:yaml.org,2002:python/object/apply:os.system> [\"touch ../home/verb\"]\n",
+		"docs/index.md": "# x\n"}, "verb", "", false},
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "%TAG !p! tag:yaml.org,2002:python/\n---\nsite_name: x\nextra:\n  a: !p!object/apply:os.system [\"touch ../home/tagd\"]\n",
+		"docs/index.md": "# x\n"}, "tagd", "", false},
 	// jekyll builds into destination from source.
 	{"jekyll", "jekyll build", map[string]string{"_config.yml": "destination: ../home/site\n", "index.md": "---\n---\nx\n"}, "site/index.html", "", false},
 	{"jekyll", "jekyll build --config _ci.yml", map[string]string{"_ci.yml": "destination: ../home/ci\n", "index.md": "---\n---\nx\n"}, "ci/index.html", "", false},
@@ -121,7 +125,8 @@ var rt123Ordinary = []struct {
 		"ALIASES += \"todo=\\xrefitem todo Todo\"\n" +
 		"MATHJAX_RELPATH = https://cdn.jsdelivr.net/npm/mathjax@2\nGENERATE_LATEX = NO\nHTML_EXTRA_STYLESHEET = doc/extra.css\n",
 		"src/a.c": "/** \\file a.c a file */\nint f(void) { return 1; }\n", "README.md": "# x\n", "doc/extra.css": "p {}\n"}},
-	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: My Docs\nsite_dir: site\ndocs_dir: docs\ncopyright: Copyright &copy; 2024 Me\n" +
+	{"mkdocs", "mkdocs build", map[string]string{"mkdocs.yml": "site_name: My Docs!!\nsite_dir: site\ndocs_dir: docs\ncopyright: Copyright &copy; 2024 Me\n" +
+		"extra:\n  version: !!str 1.0\n  analytics: !ENV [ANALYTICS, none]\n" +
 		"nav:\n  - Home: index.md\ntheme:\n  name: mkdocs\nmarkdown_extensions:\n  - toc:\n      permalink: true\nplugins:\n  - search\n",
 		"docs/index.md": "# x\n"}},
 	{"jekyll", "jekyll build", map[string]string{"_config.yml": "title: x\ndestination: _site\nexclude:\n  - vendor\n  - Gemfile\nplugins: []\n",

@@ -573,25 +573,41 @@ var cmakePresetMacros = sync.OnceValue(func() *strings.Replacer {
 })
 
 // yamlTricks matches what YAML may use to hide a value from a reader
-// that goes key by key: an anchor, an alias, a merge key, and the tags
-// of PyYAML's full loader that make Python objects (mkdocs ran
-// !!python/object/apply:os.system).
+// that goes key by key, or to make an object: an anchor, an alias, a
+// merge key, a verbatim tag (!<…>) and a tag of the !! handle (mkdocs'
+// loader made Python objects of !!python/object/apply:os.system and of
+// !<tag:yaml.org,2002:python/object/apply:os.system>).
 var yamlTricks = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^\s*|[:-]\s+|[\[{,]\s*)(?:[&*][A-Za-z0-9_][^\s,\]}]*(?:\s|$|[,\]}])|<<\s*:|!!python/)`)
+	return regexp.MustCompile(`(?:^\s*|[:-]\s+|[\[{,]\s*)(?:[&*][A-Za-z0-9_][^\s,\]}]*(?:\s|$|[,\]}])|<<\s*:)|` +
+		`(?:^|[\s\[{,])(!<|!!([^\s,\[\]{}]*))`)
 })
 
+// yamlPlainTags are the tags of the !! handle that name the core schema's
+// types, which make no object.
+var yamlPlainTags = map[string]bool{"str": true, "int": true, "bool": true, "float": true, "null": true, "seq": true,
+	"map": true, "binary": true, "timestamp": true, "set": true, "omap": true, "pairs": true}
+
 // yamlUnread says why a YAML settings file holds what the gate does not
-// read (see yamlTricks), or "".
+// read (see yamlTricks; a directive, which may give a tag handle the
+// prefix of Python's tags), or "".
 func yamlUnread(text string) string {
 	for _, line := range strings.Split(text, "\n") {
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, "#") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
 			continue
 		}
-		if m := yamlTricks().FindString(line); m != "" {
-			if strings.Contains(m, "!!python/") {
-				return "has a !!python tag, which makes a Python object (and may run code)"
+		if strings.HasPrefix(line, "%") {
+			return "has a YAML directive, which may name the tags of Python objects"
+		}
+		for _, m := range yamlTricks().FindAllStringSubmatch(line, -1) {
+			switch {
+			case m[1] == "!<":
+				return "has a verbatim YAML tag, which may make a Python object (and run code)"
+			case m[1] != "" && !yamlPlainTags[m[2]]:
+				return "has a YAML tag " + clip("!!"+m[2]) + ", which makes an object (and may run code)"
+			case m[1] == "":
+				return "has a YAML anchor, alias or merge key, which may give a key a value the gate does not see"
 			}
-			return "has a YAML anchor, alias or merge key, which may give a key a value the gate does not see"
 		}
 	}
 	return ""
