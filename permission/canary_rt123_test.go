@@ -110,6 +110,24 @@ var canaryRT123 = []struct {
 	{"bazel", "bazel version", map[string]string{"WORKSPACE": "", ".bazelrc": "startup --max_idle_secs=30\ntry-import %workspace%/ci.bazelrc\n", "ci.bazelrc": "startup --output_base ../home/ob\n"}, "ob/server", "", false},
 }
 
+// canaryRT123Linked are the outputs the tools write by default, each a
+// link the project holds to ../home/.config (or a file there): jekyll
+// build emptied ~/.config and wrote its site there, the others wrote their
+// site, cache or documentation (pytest's and mypy's caches were judged so
+// already). wrote is what the run creates in
+// ../home/.config.
+var canaryRT123Linked = []struct {
+	tool, line, link, to string
+	files                map[string]string
+	wrote                string
+}{
+	{"jekyll", "jekyll build", "_site", "../home/.config", map[string]string{"index.md": "---\n---\nx\n"}, "index.html"},
+	{"mkdocs", "mkdocs build", "site", "../home/.config", map[string]string{"mkdocs.yml": "site_name: x\n", "docs/index.md": "# x\n"}, "index.html"},
+	{"doxygen", "doxygen", "html", "../home/.config", map[string]string{"Doxyfile": "GENERATE_LATEX = NO\n", "a.c": "int f(void);\n"}, "index.html"},
+	{"cspell", "cspell lint --cache .", ".cspellcache", "../home/.config/cs", nil, "cs"},
+	{"hugo", "hugo", "public", "../home/.config", map[string]string{"hugo.toml": "baseURL = \"https://example.org/\"\n", "content/_index.md": "# x\n"}, "index.xml"},
+}
+
 // rt123Ordinary are the settings of ordinary projects for the tools of
 // canaryRT123: outputs, caches and sources inside the project, empty
 // filters, lists of gems and files, Markdown's &copy;. Each line stays
@@ -211,6 +229,37 @@ func TestCanaryRT123(t *testing.T) {
 				return p == filepath.Join(home, ".config") && !slices.Contains(before, p)
 			})) {
 				t.Errorf("%q with %q changed the home when run: %q, then %q:\n%s", c.line, c.files, before, after, out)
+			}
+		})
+	}
+}
+
+// TestCanaryRT123Linked checks that each line of canaryRT123Linked asks
+// where its default output is a link out of the project, and writes
+// through it when run.
+func TestCanaryRT123Linked(t *testing.T) {
+	t.Parallel()
+	for i, c := range canaryRT123Linked {
+		t.Run(fmt.Sprintf("%s/%d", c.tool, i), func(t *testing.T) {
+			t.Parallel()
+			home, wd := unlinkedFixture(t)
+			writeTreeMode(t, wd, c.files, 0o644)
+			if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(c.to, filepath.Join(wd, c.link)); err != nil {
+				t.Fatal(err)
+			}
+			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Ask {
+				t.Errorf("%q with %s -> %s: %v (%s), want an ask", c.line, c.link, c.to, v.Decision, v.Reason)
+			}
+			if _, err := exec.LookPath(c.tool); err != nil {
+				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
+				return
+			}
+			out := runIn(t, home, wd, c.line)
+			if _, err := os.Stat(filepath.Join(home, ".config", c.wrote)); err != nil {
+				t.Errorf("%q with %s -> %s did not write ../home/.config/%s when run (%v):\n%s", c.line, c.link, c.to, c.wrote, err, out)
 			}
 		})
 	}

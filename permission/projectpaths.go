@@ -88,6 +88,12 @@ type pathSettings struct {
 	// when, if set, are the options without which the tool reads none
 	// of its files (cmake reads its presets for --preset only).
 	when []string
+	// defaults are the paths, from its working directory (and, with up,
+	// from each directory above it in the workdir), that the tool writes
+	// when its settings name none: a link the project holds there may
+	// lead out of it (jekyll build emptied and filled ~/.config through a
+	// _site link).
+	defaults []string
 }
 
 // projectPathTools are the tools of pathSettings by program name.
@@ -111,20 +117,21 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
 		"config.yml", "config.json", "config/"},
 		keys:    []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination"},
-		options: []string{"--config", "--configDir", "-s", "--source"}}
+		options: []string{"--config", "--configDir", "-s", "--source"}, defaults: []string{"public", "resources"}}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
 	// mvnd reads its own settings besides (mavenconfig.go).
 	mvnd := mvn
 	mvnd.files = append(append([]string(nil), mvn.files...), ".mvn/mvnd.properties")
-	doxygen := pathSettings{files: []string{"Doxyfile", "doxyfile"}, doxyfile: true, operands: true}
+	doxygen := pathSettings{files: []string{"Doxyfile", "doxyfile"}, doxyfile: true, operands: true,
+		defaults: []string{"html", "latex", "xml", "man", "rtf", "docbook"}}
 	mkdocs := pathSettings{files: []string{"mkdocs.yml", "mkdocs.yaml"},
 		keys: []string{"site_dir", "docs_dir", "custom_dir", "inherit", "cache_dir", "hooks"}, follow: []string{"inherit"},
-		code: []string{"hooks"}, options: []string{"-f", "--config-file"}}
+		code: []string{"hooks"}, options: []string{"-f", "--config-file"}, defaults: []string{"site"}}
 	jekyll := pathSettings{files: []string{"_config.yml", "_config.yaml", "_config.toml"},
 		keys: []string{"destination", "source", "plugins_dir", "layouts_dir", "includes_dir", "data_dir",
 			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
-		options: []string{"--config", "-s", "--source"}}
+		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata"}}
 	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml"}, up: true,
 		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
 		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
@@ -132,7 +139,8 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		"cspell.config.jsonc", "cspell.config.yaml", "cspell.config.yml", "cspell.yaml", "cspell.yml", ".cspell.config.json",
 		".cspell.config.jsonc", ".cspell.config.yaml", ".cspell.config.yml", ".vscode/cspell.json", ".vscode/cSpell.json",
 		"package.json"}, up: true,
-		keys: []string{"cachelocation", "import", "path"}, follow: []string{"import"}, options: []string{"-c", "--config"}}
+		keys: []string{"cachelocation", "import", "path"}, follow: []string{"import"}, options: []string{"-c", "--config"},
+		defaults: []string{".cspellcache"}}
 	cmake := pathSettings{files: []string{"CMakePresets.json", "CMakeUserPresets.json"},
 		keys:    []string{"binarydir", "installdir", "toolchainfile", "include", "cmakeexecutable"},
 		follow:  []string{"include"},
@@ -213,6 +221,16 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		return slices.ContainsFunc(ps.when, func(o string) bool { return w == o || strings.HasPrefix(w, o+"=") })
 	}) {
 		return ""
+	}
+	for d := cwd; len(ps.defaults) > 0; d = filepath.Dir(d) {
+		for _, f := range ps.defaults {
+			if why := g.settingsPathUnsound(d, f); why != "" {
+				return tool + " writes " + clip(filepath.Join(d, f)) + " unless its settings say otherwise: " + why
+			}
+		}
+		if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
+			break
+		}
 	}
 	var files []string
 	if ps.operandDirs {
