@@ -95,6 +95,11 @@ var canaryRT123 = []struct {
 	// golangci-lint writes its reports where output.formats says.
 	{"golangci-lint", "golangci-lint run", map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
 		".golangci.yml": "version: \"2\"\noutput:\n  formats:\n    json:\n      path: ../home/gl.json\n"}, "gl.json", "", false},
+	// A line that writes cspell's, jest's or clang-tidy's settings and
+	// then runs the tool (the gate reads the files before the line runs).
+	{"cspell", `echo '{"cache": {"useCache": true, "cacheLocation": "../home/w"}}' > cspell.json && cspell lint .`, nil, "w", "", false},
+	{"jest", `echo '{"cacheDirectory": "../home/w"}' > jest.config.json && jest --listTests`, map[string]string{"a.test.js": "test('x', () => {});\n"}, "w", "", false},
+	{"clang-tidy", `printf "ExtraArgs: ['-MD', '-MF', '../home/w.d']\n" > .clang-tidy && clang-tidy a.c`, map[string]string{"a.c": "int f(void);\n"}, "w.d", "", false},
 	// pytest reads addopts on the lines after the key, as INI files
 	// continue a value (round 122 judged the first of them only).
 	{"pytest", "pytest", map[string]string{"pytest.ini": "[pytest]\naddopts =\n    -q\n    --junitxml=../home/j.xml\n", "test_a.py": "def test_a():\n    pass\n"}, "j.xml", "", false},
