@@ -109,6 +109,7 @@ var canaryRT123 = []struct {
 	{"pytest", "pytest", map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"\"\"\n--junitxml=../home/t.xml\n\"\"\"\n",
 		"test_a.py": "def test_a():\n    pass\n"}, "t.xml", "", false},
 	{"cspell", "cspell lint .", map[string]string{"cspell.json": `{"cache": {"useCache": true, "cacheLocation": "..\/home\/esc"}}`}, "esc", "", false},
+	{"clang-tidy", "clang-tidy a.c", map[string]string{"compile_flags.txt": "-include\n../home/.ssh/id_ed25519\n", "a.c": "int f(void) { return 1; }\n"}, "", "", true},
 	// bazel's server keeps its output where .bazelrc's startup options
 	// say, for bazel version too.
 	{"bazel", "bazel version", map[string]string{"WORKSPACE": "", ".bazelrc": "startup --max_idle_secs=30\nstartup --output_user_root=../home/bz\n"}, "bz", "", false},
@@ -163,7 +164,7 @@ var rt123Ordinary = []struct {
 		`"roots": ["<rootDir>/src"], "cacheDirectory": "<rootDir>/.jest-cache", "coverageDirectory": "coverage"}}`, "src/a.test.js": "test('x', () => {});\n"}},
 	{"clang-tidy", "clang-tidy src/a.c", map[string]string{".clang-tidy": "Checks: '-*,bugprone-*'\nWarningsAsErrors: ''\nHeaderFilterRegex: '.*'\n" +
 		"FormatStyle: file\nExtraArgs: ['-std=c11', '-Wall', '-Iinclude', '-DDEBUG=1']\nExtraArgsBefore:\n  - -xc\n",
-		"src/a.c": "#include \"a.h\"\nint f(void) { return A; }\n", "include/a.h": "#define A 1\n"}},
+		"src/a.c": "#include \"a.h\"\nint f(void) { return A; }\n", "include/a.h": "#define A 1\n", "compile_flags.txt": "-xc\n-std=c11\n-Iinclude\n-Wall\n"}},
 	{"bazel", "bazel version", map[string]string{"WORKSPACE": "", ".bazelrc": "# the team's\nstartup --max_idle_secs=30 --host_jvm_args=-Xmx2g\n" +
 		"build --jobs=4 --disk_cache=.cache/disk\ncommon --enable_bzlmod\nbuild:ci --config=remote\ntry-import %workspace%/user.bazelrc\n"}},
 	{"golangci-lint", "golangci-lint run", map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",

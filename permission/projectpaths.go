@@ -66,7 +66,8 @@ type pathSettings struct {
 	// bazelrc marks bazel's .bazelrc (bazelrcUnsound).
 	bazelrc bool
 	// args are the lower-case keys whose values are a compiler's
-	// arguments (clang-tidy's ExtraArgs), judged by compilerArgHarmless.
+	// arguments (clang-tidy's ExtraArgs, and compile_flags.txt's lines),
+	// judged by compilerArgHarmless.
 	args []string
 	// operandDirs marks a tool that reads the settings files of each
 	// file its words name, in that file's directory and those above it
@@ -152,7 +153,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
 		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
 	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true}
-	clangTidy := pathSettings{files: []string{".clang-tidy"}, up: true, operandDirs: true,
+	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt"}, up: true, operandDirs: true,
 		keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
 		options: []string{"--config-file"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
@@ -400,6 +401,22 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	}
 	if ps.bazelrc {
 		return g.bazelrcUnsound(dir, text)
+	}
+	if base == "compile_flags.txt" {
+		// clang's arguments, one a line (clang-tidy a.c printed the
+		// key of -include and ../home/.ssh/id_ed25519 there).
+		for _, v := range configLines(text) {
+			if v = strings.TrimSpace(v); v == "" {
+				continue
+			}
+			if !compilerArgHarmless(v) {
+				return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
+			}
+			if why := g.settingsPathUnsound(dir, v); why != "" {
+				return "gives the compiler " + clip(v) + ": " + why, nil
+			}
+		}
+		return "", nil
 	}
 	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml") || base == ".clang-tidy"
 	if yaml {
