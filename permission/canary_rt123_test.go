@@ -120,18 +120,21 @@ var canaryRT123 = []struct {
 // link the project holds to ../home/.config (or a file there): jekyll
 // build emptied ~/.config and wrote its site there, the others wrote their
 // site, cache or documentation (pytest's and mypy's caches were judged so
-// already). wrote is what the run creates in
-// ../home/.config.
+// already). wrote is what the run creates in ../home/.config. A link to
+// ../home/.ssh that a tool reads by default made it copy the key into the
+// file copied of its output.
 var canaryRT123Linked = []struct {
 	tool, line, link, to string
 	files                map[string]string
-	wrote                string
+	wrote, copied        string
 }{
-	{"jekyll", "jekyll build", "_site", "../home/.config", map[string]string{"index.md": "---\n---\nx\n"}, "index.html"},
-	{"mkdocs", "mkdocs build", "site", "../home/.config", map[string]string{"mkdocs.yml": "site_name: x\n", "docs/index.md": "# x\n"}, "index.html"},
-	{"doxygen", "doxygen", "html", "../home/.config", map[string]string{"Doxyfile": "GENERATE_LATEX = NO\n", "a.c": "int f(void);\n"}, "index.html"},
-	{"cspell", "cspell lint --cache .", ".cspellcache", "../home/.config/cs", nil, "cs"},
-	{"hugo", "hugo", "public", "../home/.config", map[string]string{"hugo.toml": "baseURL = \"https://example.org/\"\n", "content/_index.md": "# x\n"}, "index.xml"},
+	{"jekyll", "jekyll build", "_site", "../home/.config", map[string]string{"index.md": "---\n---\nx\n"}, "index.html", ""},
+	{"mkdocs", "mkdocs build", "site", "../home/.config", map[string]string{"mkdocs.yml": "site_name: x\n", "docs/index.md": "# x\n"}, "index.html", ""},
+	{"doxygen", "doxygen", "html", "../home/.config", map[string]string{"Doxyfile": "GENERATE_LATEX = NO\n", "a.c": "int f(void);\n"}, "index.html", ""},
+	{"cspell", "cspell lint --cache .", ".cspellcache", "../home/.config/cs", nil, "cs", ""},
+	{"hugo", "hugo", "public", "../home/.config", map[string]string{"hugo.toml": "baseURL = \"https://example.org/\"\n", "content/_index.md": "# x\n"}, "index.xml", ""},
+	{"mkdocs", "mkdocs build", "docs", "../home/.ssh", map[string]string{"mkdocs.yml": "site_name: x\n"}, "", "site/id_ed25519"},
+	{"jekyll", "jekyll build", "_includes", "../home/.ssh", map[string]string{"index.md": "---\n---\n{% include id_ed25519 %}\n"}, "", "_site/index.html"},
 }
 
 // rt123Ordinary are the settings of ordinary projects for the tools of
@@ -264,8 +267,15 @@ func TestCanaryRT123Linked(t *testing.T) {
 				return
 			}
 			out := runIn(t, home, wd, c.line)
-			if _, err := os.Stat(filepath.Join(home, ".config", c.wrote)); err != nil {
-				t.Errorf("%q with %s -> %s did not write ../home/.config/%s when run (%v):\n%s", c.line, c.link, c.to, c.wrote, err, out)
+			if c.wrote != "" {
+				if _, err := os.Stat(filepath.Join(home, ".config", c.wrote)); err != nil {
+					t.Errorf("%q with %s -> %s did not write ../home/.config/%s when run (%v):\n%s", c.line, c.link, c.to, c.wrote, err, out)
+				}
+			}
+			if c.copied != "" {
+				if b, err := os.ReadFile(filepath.Join(wd, c.copied)); err != nil || !strings.Contains(string(b), round84Key) {
+					t.Errorf("%q with %s -> %s did not copy the key to %s when run (%v):\n%s", c.line, c.link, c.to, c.copied, err, out)
+				}
 			}
 		})
 	}

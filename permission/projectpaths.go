@@ -90,10 +90,11 @@ type pathSettings struct {
 	// of its files (cmake reads its presets for --preset only).
 	when []string
 	// defaults are the paths, from its working directory (and, with up,
-	// from each directory above it in the workdir), that the tool writes
-	// when its settings name none: a link the project holds there may
-	// lead out of it (jekyll build emptied and filled ~/.config through a
-	// _site link).
+	// from each directory above it in the workdir), that the tool writes,
+	// or reads and copies into its output, when its settings name none: a
+	// link the project holds there may lead out of it (jekyll build
+	// emptied and filled ~/.config through a _site link, mkdocs build
+	// copied ~/.ssh/id_ed25519 into site/ through a docs link).
 	defaults []string
 }
 
@@ -128,11 +129,12 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		defaults: []string{"html", "latex", "xml", "man", "rtf", "docbook"}}
 	mkdocs := pathSettings{files: []string{"mkdocs.yml", "mkdocs.yaml"},
 		keys: []string{"site_dir", "docs_dir", "custom_dir", "inherit", "cache_dir", "hooks"}, follow: []string{"inherit"},
-		code: []string{"hooks"}, options: []string{"-f", "--config-file"}, defaults: []string{"site"}}
+		code: []string{"hooks"}, options: []string{"-f", "--config-file"}, defaults: []string{"site", "docs"}}
 	jekyll := pathSettings{files: []string{"_config.yml", "_config.yaml", "_config.toml"},
 		keys: []string{"destination", "source", "plugins_dir", "layouts_dir", "includes_dir", "data_dir",
 			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
-		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata"}}
+		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
+			"_includes", "_layouts", "_data", "_posts", "_drafts", "_sass", "_plugins", "assets"}}
 	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml"}, up: true,
 		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
 		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
