@@ -63,7 +63,9 @@ var canaryRound16 = map[string][]string{
 		`cp /bin/rm x && ./x -f c`,
 		`cat /bin/rm > x && chmod +x x && ./x -f c`,
 		`cp /bin/rm sub/x && cd sub && ./x -f ../c`, // refused before too: ../c is outside the workdir from the start
-		`cp /bin/r? x && ./x -f c`,
+		// A glob that names rm alone (/bin/r? also names ruby's ri,
+		// where ruby is installed, and cp then copies nothing).
+		`cp /bin/r[m] x && ./x -f c`,
 		// bypass: gio launch runs the Exec line of a desktop file.
 		`printf '[Desktop Entry]\nType=Application\nName=x\nExec=rm -f c\n' > x.desktop && gio launch x.desktop`,
 	},

@@ -335,14 +335,20 @@ func jsConfigCheck(base string) func(string) string {
 // is not a regular file or is larger than maxConfigFileSize cannot be
 // read fully.
 func configFileUnsound(p string, check func(string) string) string {
+	return configFileUnsoundLimit(p, maxConfigFileSize, check)
+}
+
+// configFileUnsoundLimit is configFileUnsound for files of up to limit
+// bytes (doxygen -g writes a Doxyfile of 110 KiB).
+func configFileUnsoundLimit(p string, limit int64, check func(string) string) string {
 	fi, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ""
 	}
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxConfigFileSize {
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > limit {
 		return "cannot be read fully"
 	}
-	b, err := readNoWait(p, maxConfigFileSize) // it may have become a FIFO since
+	b, err := readNoWait(p, limit) // it may have become a FIFO since
 	if err != nil {
 		return "cannot be read fully"
 	}

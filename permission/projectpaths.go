@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,6 +27,20 @@ import (
 // variable), inside .git, or a protected path, or the file cannot be read
 // fully (an escape, a YAML alias or a value on the next line may hide
 // one). A project whose tsconfig.json says outDir "dist" stays allowed.
+//
+// Round redteam123 found the same in more tools the gate allowed, each
+// of which real runs showed writing ../home/… or running a command:
+// doxygen's Doxyfile (doxyfile.go), mkdocs' mkdocs.yml (site_dir,
+// docs_dir, INHERIT, hooks, a !!python tag), jekyll's _config.yml
+// (destination, plugins_dir), rubocop's .rubocop.yml (CacheRootDirectory,
+// require, inherit_from, and ERB, which rubocop runs before it reads the
+// YAML), cspell's settings (cacheLocation, import) and cmake's
+// CMakePresets.json (binaryDir, toolchainFile, installDir, include).
+// Then jest's cacheDirectory (in package.json, also for a package
+// manager's scripts, or jest.config.json), clang-tidy's ExtraArgs, bazel's
+// .bazelrc (bazelrc.go) and golangci-lint's output paths. YAML lists on
+// the lines below a key are read; a YAML anchor, alias or
+// merge key, or a tag that makes Python objects, asks.
 
 // A pathSettings is how a tool finds the settings files that name paths
 // it writes or code it loads.
@@ -40,6 +55,29 @@ type pathSettings struct {
 	// maven.config), judged by mavenConfigUnsound.
 	keys   []string
 	tokens bool
+	// code are the lower-case keys whose every value is code the tool
+	// loads (mkdocs' hooks): any value asks.
+	code []string
+	// doxyfile marks Doxyfiles (doxyfileUnsound), and operands a tool
+	// whose words that name files are settings files too (doxygen's).
+	doxyfile, operands bool
+	// erb marks YAML that the tool runs through ERB first (rubocop's).
+	erb bool
+	// bazelrc marks bazel's .bazelrc (bazelrcUnsound).
+	bazelrc bool
+	// args are the lower-case keys whose values are a compiler's
+	// arguments (clang-tidy's ExtraArgs, and compile_flags.txt's lines),
+	// judged by compilerArgHarmless.
+	args []string
+	// operandDirs marks a tool that reads the settings files of each
+	// file its words name, in that file's directory and those above it
+	// (clang-tidy's .clang-tidy).
+	operandDirs bool
+	// fromCwd marks a tool that resolves some relative paths of a
+	// settings file from elsewhere than its directory (rubocop's
+	// inherited CacheRootDirectory, cmake's included presets' binaryDir):
+	// they are judged from the working directory too.
+	fromCwd bool
 	// follow are the keys whose values name another settings file it
 	// reads as well (tsconfig's extends, ruff's extend).
 	follow []string
@@ -48,6 +86,16 @@ type pathSettings struct {
 	// options are the tool's options whose value names a settings file
 	// (or a directory holding one) to read besides its own.
 	options []string
+	// when, if set, are the options without which the tool reads none
+	// of its files (cmake reads its presets for --preset only).
+	when []string
+	// defaults are the paths, from its working directory (and, with up,
+	// from each directory above it in the workdir), that the tool writes,
+	// or reads and copies into its output, when its settings name none: a
+	// link the project holds there may lead out of it (jekyll build
+	// emptied and filled ~/.config through a _site link, mkdocs build
+	// copied ~/.ssh/id_ed25519 into site/ through a docs link).
+	defaults []string
 }
 
 // projectPathTools are the tools of pathSettings by program name.
@@ -71,22 +119,59 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
 		"config.yml", "config.json", "config/"},
 		keys:    []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination"},
-		options: []string{"--config", "--configDir", "-s", "--source"}}
+		options: []string{"--config", "--configDir", "-s", "--source"}, defaults: []string{"public", "resources"}}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
 	// mvnd reads its own settings besides (mavenconfig.go).
 	mvnd := mvn
 	mvnd.files = append(append([]string(nil), mvn.files...), ".mvn/mvnd.properties")
-	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo} {
+	doxygen := pathSettings{files: []string{"Doxyfile", "doxyfile"}, doxyfile: true, operands: true,
+		defaults: []string{"html", "latex", "xml", "man", "rtf", "docbook"}}
+	mkdocs := pathSettings{files: []string{"mkdocs.yml", "mkdocs.yaml"},
+		keys: []string{"site_dir", "docs_dir", "custom_dir", "inherit", "cache_dir", "hooks"}, follow: []string{"inherit"},
+		code: []string{"hooks"}, options: []string{"-f", "--config-file"}, defaults: []string{"site", "docs"}}
+	jekyll := pathSettings{files: []string{"_config.yml", "_config.yaml", "_config.toml"},
+		keys: []string{"destination", "source", "plugins_dir", "layouts_dir", "includes_dir", "data_dir",
+			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
+		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
+			"_includes", "_layouts", "_data", "_posts", "_drafts", "_sass", "_plugins", "assets"}}
+	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml"}, up: true,
+		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
+		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
+	cspell := pathSettings{files: []string{"cspell.json", ".cspell.json", "cSpell.json", ".cSpell.json", "cspell.config.json",
+		"cspell.config.jsonc", "cspell.config.yaml", "cspell.config.yml", "cspell.yaml", "cspell.yml", ".cspell.config.json",
+		".cspell.config.jsonc", ".cspell.config.yaml", ".cspell.config.yml", ".vscode/cspell.json", ".vscode/cSpell.json",
+		"package.json"}, up: true,
+		keys: []string{"cachelocation", "import", "path"}, follow: []string{"import"}, options: []string{"-c", "--config"},
+		defaults: []string{".cspellcache"}}
+	cmake := pathSettings{files: []string{"CMakePresets.json", "CMakeUserPresets.json"},
+		keys:    []string{"binarydir", "installdir", "toolchainfile", "include", "cmakeexecutable"},
+		follow:  []string{"include"},
+		fromCwd: true, options: []string{"-S"}, when: []string{"--preset", "--workflow", "--list-presets"}}
+	jest := pathSettings{files: []string{"package.json", "jest.config.json"}, up: true,
+		keys: []string{"cachedirectory", "coveragedirectory", "rootdir", "roots", "preset", "projects", "modulepaths",
+			"globalsetup", "globalteardown", "setupfiles", "setupfilesafterenv", "testresultsprocessor", "snapshotresolver"},
+		options: []string{"-c", "--config", "--rootDir"}}
+	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
+		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
+	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true}
+	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt"}, up: true, operandDirs: true,
+		keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
+		options: []string{"--config-file"}}
+	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
+		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
 	}
 	return map[string][]pathSettings{
 		"tsc": {tsc}, "vue-tsc": {tsc},
-		// A package manager's scripts commonly run tsc.
-		"npm": {tsc}, "pnpm": {tsc}, "yarn": {tsc}, "yarnpkg": {tsc}, "bun": {tsc}, "npx": {tsc}, "pnpx": {tsc},
-		"bunx":   {tsc},
+		// A package manager's scripts commonly run tsc and jest.
+		"npm": {tsc, jest}, "pnpm": {tsc, jest}, "yarn": {tsc, jest}, "yarnpkg": {tsc, jest}, "bun": {tsc, jest},
+		"npx": {tsc, jest}, "pnpx": {tsc, jest}, "bunx": {tsc, jest}, "jest": {jest},
+		"bazel": {bazel}, "bazelisk": {bazel}, "golangci-lint": {golangci}, "clang-tidy": {clangTidy}, "run-clang-tidy": {clangTidy},
 		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
 		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
+		"doxygen": {doxygen}, "mkdocs": {mkdocs}, "jekyll": {jekyll}, "rubocop": {rubocop}, "cspell": {cspell},
+		"cspell-esm": {cspell}, "cmake": {cmake}, "ctest": {cmake}, "cpack": {cmake},
 	}
 })
 
@@ -135,7 +220,58 @@ func (g *Gate) projectPathsUnsound(a *shellscan.Analysis) string {
 // pathSettingsUnsound checks the settings files of tool (see
 // pathSettings) that it reads in cwd with args.
 func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, args []string) string {
+	if len(ps.when) > 0 && !slices.ContainsFunc(args, func(w string) bool {
+		return slices.ContainsFunc(ps.when, func(o string) bool { return w == o || strings.HasPrefix(w, o+"=") })
+	}) {
+		return ""
+	}
+	for d := cwd; len(ps.defaults) > 0; d = filepath.Dir(d) {
+		for _, f := range ps.defaults {
+			if why := g.settingsPathUnsound(d, f); why != "" {
+				return tool + " uses " + clip(filepath.Join(d, f)) + " unless its settings say otherwise: " + why
+			}
+		}
+		if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
+			break
+		}
+	}
 	var files []string
+	if ps.operandDirs {
+		// clang-tidy src/a.c: src's .clang-tidy, and those above.
+		for _, w := range args {
+			if w == "--" {
+				break
+			}
+			if w == "" || strings.HasPrefix(w, "-") {
+				continue
+			}
+			if !filepath.IsAbs(w) {
+				w = filepath.Join(cwd, w)
+			}
+			for d := filepath.Dir(filepath.Clean(w)); pathmatch.Within(d, g.workdir); d = filepath.Dir(d) {
+				for _, f := range ps.files {
+					files = append(files, filepath.Join(d, f))
+				}
+				if d == filepath.Dir(d) {
+					break
+				}
+			}
+		}
+	}
+	if ps.operands {
+		// doxygen Doxyfile.in, doxygen - (from standard input).
+		for _, w := range args {
+			if w == "-" {
+				return tool + " reads its settings from standard input"
+			}
+			if w != "" && !strings.HasPrefix(w, "-") {
+				if !filepath.IsAbs(w) {
+					w = filepath.Join(cwd, w)
+				}
+				files = append(files, filepath.Clean(w))
+			}
+		}
+	}
 	for d := cwd; ; d = filepath.Dir(d) {
 		for _, f := range ps.files {
 			if strings.HasSuffix(f, "/") {
@@ -163,7 +299,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 				}
 				p = filepath.Clean(p)
 				fi, err := os.Stat(p)
-				if (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
+				if ps.tokens && (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
 					// mvn -f dir/pom.xml: the project of that directory.
 					p, fi, err = filepath.Dir(p), nil, nil
 				}
@@ -212,7 +348,11 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			continue
 		}
 		var more []string
-		why := configFileUnsound(p, func(text string) string {
+		limit := int64(maxConfigFileSize)
+		if ps.doxyfile {
+			limit = maxDoxyfileSize
+		}
+		why := configFileUnsoundLimit(p, limit, func(text string) string {
 			var w string
 			w, more = g.settingsTextUnsound(ps, cwd, filepath.Dir(p), filepath.Base(p), text)
 			return w
@@ -242,6 +382,10 @@ var localRepository = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?is)<(localRepository|maven\.repo\.local)>([^<]*)<`)
 })
 
+// maxDoxyfileSize bounds the size of a Doxyfile the gate reads: doxygen's
+// own template, with its comments, is 110 KiB.
+const maxDoxyfileSize = 1 << 20
+
 // maxPathSettingsFiles bounds the settings files read for one tool; a
 // tool that reads more makes the line opaque.
 const maxPathSettingsFiles = 64
@@ -254,7 +398,39 @@ var settingsString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 // (see pathSettings; maven's options files, see mavenConfigUnsound), or
 // "", and returns the settings files it names that ps follows.
 func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string) (string, []string) {
-	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) || strings.Contains(text, `\x`) {
+	if ps.doxyfile {
+		return g.doxyfileUnsound(cwd, text)
+	}
+	if ps.bazelrc {
+		return g.bazelrcUnsound(dir, text)
+	}
+	if base == "compile_flags.txt" {
+		// clang's arguments, one a line (clang-tidy a.c printed the
+		// key of -include and ../home/.ssh/id_ed25519 there).
+		for _, v := range configLines(text) {
+			if v = strings.TrimSpace(v); v == "" {
+				continue
+			}
+			if !compilerArgHarmless(v) {
+				return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
+			}
+			if why := g.settingsPathUnsound(dir, v); why != "" {
+				return "gives the compiler " + clip(v) + ": " + why, nil
+			}
+		}
+		return "", nil
+	}
+	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml") || base == ".clang-tidy"
+	if yaml {
+		if why := yamlUnread(text); why != "" {
+			return why, nil
+		}
+		if ps.erb && strings.Contains(text, "<%") {
+			return "has ERB, Ruby code that rubocop runs before it reads the settings", nil
+		}
+	}
+	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) || strings.Contains(text, `\x`) || strings.Contains(text, `\/`) {
+		// JSON's "..\/home" is ../home.
 		return "has an escape, which may hide a key the gate checks", nil
 	}
 	if strings.HasSuffix(base, ".xml") {
@@ -273,10 +449,39 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 		return g.mavenConfigUnsound(cwd, filepath.Join(dir, base), text)
 	}
 	var more []string
-	for _, m := range ps.values.FindAllStringSubmatch(text, -1) {
+	for _, ix := range ps.values.FindAllStringSubmatchIndex(text, -1) {
+		m := []string{text[ix[0]:ix[1]], text[ix[2]:ix[3]], text[ix[4]:ix[5]]}
 		key, raw := strings.ToLower(m[1]), strings.TrimSpace(m[2])
+		ini := strings.HasSuffix(base, ".ini") || strings.HasSuffix(base, ".cfg") || base == ".coveragerc"
+		if (yaml || ini) && strings.Contains(text[ix[3]:ix[4]], "\n") {
+			// The value is on the next line: a YAML list, an INI
+			// file's continuation lines.
+			raw = ""
+		}
 		var values []string
+		if ini {
+			// pytest.ini's addopts = -ra, then one option a line.
+			raw = strings.TrimSpace(strings.Join(append([]string{raw}, iniContinuation(text, ix[3])...), " "))
+			if raw == "" {
+				continue
+			}
+		}
+		if v := text[ix[4]:]; strings.HasPrefix(v, `"""`) || strings.HasPrefix(v, "'''") {
+			return "sets " + clip(m[1]) + " to a multi-line string, which the gate does not read", nil
+		}
+		if raw == "" && yaml {
+			// A YAML list on the lines below the key.
+			var ok bool
+			if values, ok = yamlBlockList(text, ix[2]); !ok {
+				return "sets " + clip(m[1]) + " in a form the gate does not read (a value on the next line)", nil
+			}
+			raw = "[]"
+		}
+		if slices.Contains(ps.code, key) && (len(values) > 0 || strings.Trim(raw, "[]{} \t\n,\"'") != "") {
+			return "sets " + clip(m[1]) + ", which names code the tool loads", nil
+		}
 		switch {
+		case raw == "[]" && yaml:
 		case raw == "" || raw == "|" || raw == ">" || strings.HasPrefix(raw, "*") || strings.HasPrefix(raw, "!") ||
 			strings.HasPrefix(raw, "&") || strings.HasPrefix(raw, "|") || strings.HasPrefix(raw, ">"):
 			return "sets " + clip(m[1]) + " in a form the gate does not read (a value on the next line, an alias, a tag)", nil
@@ -301,8 +506,15 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 			values = append([]string{strings.TrimRight(raw, ", ")}, strings.Fields(raw)...)
 		}
 		for _, v := range values {
-			if why := g.settingsPathUnsound(dir, v); why != "" {
+			why := g.settingsPathUnsound(dir, v)
+			if why == "" && ps.fromCwd {
+				why = g.settingsPathUnsound(cwd, v)
+			}
+			if why != "" {
 				return "sets " + clip(m[1]) + " to " + clip(v) + ": " + why, nil
+			}
+			if slices.Contains(ps.args, key) && !compilerArgHarmless(v) {
+				return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
 			}
 			if key == "addopts" {
 				if why := g.tokenUnsound(dir, v); why != "" {
@@ -315,14 +527,21 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 				continue
 			}
 			for _, v := range values {
-				p := filepath.Join(dir, v)
+				if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+					// rubocop's inherit_from of a URL: settings the
+					// gate cannot read.
+					return "sets " + clip(m[1]) + " to " + clip(v) + ", settings the tool fetches", nil
+				}
+				candidates := []string{filepath.Join(dir, v)}
 				if !strings.HasPrefix(v, ".") && !filepath.IsAbs(v) {
 					// A package's settings (@tsconfig/node20/tsconfig.json).
-					p = filepath.Join(dir, "node_modules", v)
+					candidates = append(candidates, filepath.Join(dir, "node_modules", v))
 				}
-				for _, q := range []string{p, p + ".json", filepath.Join(p, "tsconfig.json")} {
-					if fi, err := os.Stat(q); err == nil && !fi.IsDir() {
-						more = append(more, q)
+				for _, p := range candidates {
+					for _, q := range []string{p, p + ".json", filepath.Join(p, "tsconfig.json")} {
+						if fi, err := os.Stat(q); err == nil && !fi.IsDir() {
+							more = append(more, q)
+						}
 					}
 				}
 			}
@@ -359,6 +578,10 @@ func (g *Gate) settingsPathUnsound(dir, v string) string {
 	if rest, ok := strings.CutPrefix(v, "${configDir}"); ok {
 		v = "./" + rest
 	}
+	v = cmakePresetMacros().Replace(v)
+	if rest, ok := strings.CutPrefix(v, "<rootDir>"); ok {
+		v = "./" + rest // jest's
+	}
 	if strings.HasPrefix(v, ":") && !strings.Contains(v, "..") {
 		return ""
 	}
@@ -377,3 +600,11 @@ func (g *Gate) settingsPathUnsound(dir, v string) string {
 	}
 	return ""
 }
+
+// cmakePresetMacros replaces the macros of a CMake preset that name the
+// source directory (the presets file's directory) or a plain word.
+var cmakePresetMacros = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("${sourceDir}", ".", "${fileDir}", ".", "${sourceParentDir}", "..",
+		"${presetName}", "preset", "${sourceDirName}", "source", "${generator}", "generator",
+		"${hostSystemName}", "host")
+})

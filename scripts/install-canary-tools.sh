@@ -14,17 +14,20 @@
 # ack (gatesec68: searchers that follow links when an option or options file says so), s3cmd
 # (gatecfg69: --dump, an abbreviation of --dump-config, prints its keys), the
 # docker client (package docker.io), cmake (gatecc69: a project build given paths outside the
-# project), the zh_TW locale source and more; and what makes `python3 -m venv` work, with
+# project), mkdocs, jekyll, rubocop, clang-tidy and bazel (bazel-bootstrap), whose settings files
+# name where they write (redteam123, with doxygen and cmake's presets), the zh_TW locale source and more; and what makes `python3 -m venv` work, with
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
 # one, else the one on PATH): python3-venv and python3-pip.
 #
 # It does not install Node.js (node, npm, npx), which the npm canaries run
 # (it installs pnpm and bun with npm where npm is there):
 # as for scripts/install-mcp-servers.sh, Node.js is the one thing besides Go
-# the tests may assume. Terraform, which Debian does not package, it builds
+# the tests may assume. It installs cspell and jest with npm, pinned, for
+# TestCanaryRT123. Terraform and golangci-lint, which Debian does not package, it builds
 # from source with the Go module proxy (go install of v1.5.7, the last
 # release whose module has no replace directives; about 5 minutes of CPU)
-# for TestCanaryRound30FoundFiles: into /usr/local/bin as root, else into
+# for TestCanaryRound30FoundFiles, and golangci-lint v2.1.6 likewise (about
+# 3 minutes) for TestCanaryRT123: into /usr/local/bin as root, else into
 # $(go env GOPATH)/bin, which must then be on PATH.
 #
 # Idempotent: when everything is there it only says so, and apt-get runs
@@ -69,6 +72,7 @@ programs=(
 	xsltproc:xsltproc xmlstarlet:xmlstarlet ppmtompeg:netpbm
 	epstool:epstool pstoedit:pstoedit enscript:enscript a2ps:a2ps hyperfine:hyperfine
 	ugrep:ugrep ack:ack jq:jq cmake:cmake s3cmd:s3cmd
+	mkdocs:mkdocs jekyll:jekyll rubocop:rubocop clang-tidy:clang-tidy bazel:bazel-bootstrap
 )
 
 # package prints the Debian package of an entry's package field: itself,
@@ -162,6 +166,30 @@ if ! command -v bun >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
 fi
 if ! command -v bun >/dev/null 2>&1; then
 	install_missing "$name" "TestCanaryG59Bun" "bun not found: install it with npm install -g bun"
+fi
+# cspell and jest, for TestCanaryRT123 (their settings files name where
+# they write), from npm, pinned.
+for pinned in cspell@8.19.4 jest@30.2.0; do
+	if ! command -v "${pinned%@*}" >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+		npm install -g --silent "$pinned" >&2 || true
+	fi
+	if ! command -v "${pinned%@*}" >/dev/null 2>&1; then
+		install_missing "$name" "TestCanaryRT123" "${pinned%@*} not found: install it with npm install -g $pinned"
+	fi
+done
+# golangci-lint, for TestCanaryRT123, from the Go module proxy as terraform.
+golangci_version=v2.1.6
+if ! command -v golangci-lint >/dev/null 2>&1; then
+	gobin="$(go env GOPATH)/bin"
+	if [[ "$(id -u)" == 0 ]]; then
+		gobin=/usr/local/bin
+	fi
+	echo "$name: building golangci-lint $golangci_version from the Go module proxy into $gobin" >&2
+	if ! GOBIN="$gobin" GOFLAGS= go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$golangci_version" >&2; then
+		install_missing "$name" "TestCanaryRT123" "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$golangci_version failed"
+	elif ! command -v golangci-lint >/dev/null 2>&1; then
+		install_missing "$name" "TestCanaryRT123" "golangci-lint is in $gobin, which is not on PATH: add it"
+	fi
 fi
 # terraform: Debian does not package it and HashiCorp's downloads are not
 # reachable from every CI machine, but its source is on the Go module proxy.

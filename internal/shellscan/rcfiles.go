@@ -31,5 +31,12 @@ var rcCodeFiles = lazy[map[string][]string]{build: func() map[string][]string {
 	}
 	// nx runs the commands its project.json and nx.json name.
 	m["nx"] = append(m["nx"], "nx.json", "project.json")
+	// cspell's and jest's JSON and YAML settings name the directory of
+	// their cache (cacheLocation, cacheDirectory), which may lie outside
+	// the workdir (redteam123).
+	m["cspell"] = append(m["cspell"], "cspell.json", ".cspell.json", "cSpell.json", ".cSpell.json", "cspell.config.json",
+		"cspell.config.jsonc", "cspell.config.yaml", "cspell.config.yml", "cspell.yaml", "cspell.yml", ".cspell.config.json",
+		".cspell.config.jsonc", ".cspell.config.yaml", ".cspell.config.yml", ".vscode/")
+	m["jest"] = append(m["jest"], "jest.config.json")
 	return m
 }}

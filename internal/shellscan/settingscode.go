@@ -131,6 +131,9 @@ var settingsCode = lazy[map[string][]string]{build: func() map[string][]string {
 		"pyinstaller": {"*.spec", "*.py", "*.pth", "*.so"},
 		"towncrier":   {"towncrier.toml", "pyproject.toml"},
 		"pip-compile": {"requirements*.in", "requirements*.txt", "*.in", "pyproject.toml", "setup.cfg", "setup.py"},
+		// clang-tidy gives the compiler the arguments of .clang-tidy's
+		// ExtraArgs and of the compilation database (-MF, -include).
+		"clang-tidy": {".clang-tidy", "compile_commands.json", "compile_flags.txt"},
 	}
 	// The files they read beside those of their own programs.
 	m["cabal"], m["stack"] = []string{".ghci"}, []string{".ghci"}
@@ -141,7 +144,7 @@ var settingsCode = lazy[map[string][]string]{build: func() map[string][]string {
 	}
 	for alias, of := range map[string]string{"vue-tsc": "tsc", "buck": "buck2", "premake4": "premake5",
 		"platformio": "pio", "sls": "serverless", "bump-my-version": "bumpversion", "bump2version": "bumpversion",
-		"rescript": "bsb", "qmake6": "qmake", "qmake-qt5": "qmake", "hls": "haskell-language-server"} {
+		"rescript": "bsb", "run-clang-tidy": "clang-tidy", "qmake6": "qmake", "qmake-qt5": "qmake", "hls": "haskell-language-server"} {
 		m[alias] = m[of]
 	}
 	addRT60SettingsCode(m)

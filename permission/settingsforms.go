@@ -1,0 +1,144 @@
+package permission
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// The forms of settings files that projectpaths.go reads besides a key
+// and its value on one line: YAML's lists below a key, and what YAML may
+// use to hide a value or make an object; INI values continued on the
+// lines below; a compiler's arguments (clang-tidy's ExtraArgs and
+// compile_flags.txt).
+
+// yamlTricks matches what YAML may use to hide a value from a reader
+// that goes key by key, or to make an object: an anchor, an alias, a
+// merge key, a verbatim tag (!<…>) and a tag of the !! handle (mkdocs'
+// loader made Python objects of !!python/object/apply:os.system and of
+// !<tag:yaml.org,2002:python/object/apply:os.system>).
+var yamlTricks = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^\s*|[:-]\s+|[\[{,]\s*)(?:[&*][A-Za-z0-9_][^\s,\]}]*(?:\s|$|[,\]}])|<<\s*:)|` +
+		`(?:^|[\s\[{,])(!<|!!([^\s,\[\]{}]*))`)
+})
+
+// yamlPlainTags are the tags of the !! handle that name the core schema's
+// types, which make no object.
+var yamlPlainTags = map[string]bool{"str": true, "int": true, "bool": true, "float": true, "null": true, "seq": true,
+	"map": true, "binary": true, "timestamp": true, "set": true, "omap": true, "pairs": true}
+
+// yamlUnread says why a YAML settings file holds what the gate does not
+// read (see yamlTricks; a directive, which may give a tag handle the
+// prefix of Python's tags), or "".
+func yamlUnread(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, "%") {
+			return "has a YAML directive, which may name the tags of Python objects"
+		}
+		for _, m := range yamlTricks().FindAllStringSubmatch(line, -1) {
+			switch {
+			case m[1] == "!<":
+				return "has a verbatim YAML tag, which may make a Python object (and run code)"
+			case m[1] != "" && !yamlPlainTags[m[2]]:
+				return "has a YAML tag " + clip("!!"+m[2]) + ", which makes an object (and may run code)"
+			case m[1] == "":
+				return "has a YAML anchor, alias or merge key, which may give a key a value the gate does not see"
+			}
+		}
+	}
+	return ""
+}
+
+// yamlBlockList reads the YAML list below the key that starts at offset
+// at of text: the items "- value" on the lines after it, more indented
+// than the key (or as much, as YAML allows for a list), each a plain or
+// quoted scalar. It reports false when a line below the key is anything
+// else, and true with no values when no line is below it (a mapping of
+// the keys below, which are matched themselves, or an empty value).
+func yamlBlockList(text string, at int) ([]string, bool) {
+	start := strings.LastIndexByte(text[:at], '\n') + 1
+	indent := len(text[start:at]) - len(strings.TrimLeft(text[start:at], " "))
+	end := strings.IndexByte(text[at:], '\n')
+	if end < 0 {
+		return nil, true
+	}
+	var values []string
+	for _, line := range strings.Split(text[at+end+1:], "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		n := len(line) - len(strings.TrimLeft(line, " "))
+		item, isItem := strings.CutPrefix(t, "- ")
+		if n < indent || (n == indent && !isItem && t != "-") {
+			break
+		}
+		if !isItem {
+			if len(values) == 0 && n > indent && strings.Contains(t, ":") {
+				// A mapping below the key: its keys are matched
+				// themselves.
+				return nil, true
+			}
+			return nil, false
+		}
+		item = strings.TrimSpace(item)
+		if i := strings.Index(item, " #"); i >= 0 {
+			item = strings.TrimSpace(item[:i])
+		}
+		switch {
+		case len(item) >= 2 && (item[0] == '"' || item[0] == '\'') && item[len(item)-1] == item[0]:
+			values = append(values, item[1:len(item)-1])
+		case item == "" || strings.ContainsAny(item[:1], "\"'[{|>!&*%@`") || strings.Contains(item, ": "):
+			return nil, false
+		default:
+			values = append(values, item)
+		}
+	}
+	return values, true
+}
+
+// compilerArg matches the compiler arguments that read and write nothing
+// but the source and load no code: warnings, the language and its
+// standard, macros, the include directories of the project (a relative
+// path, judged by settingsPathUnsound), target and feature flags.
+var compilerArg = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(-W[A-Za-z0-9=+_-]*|-Wno-[A-Za-z0-9=+_-]+|-std=[A-Za-z0-9+]+|-D[A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.]*)?|` +
+		`-U[A-Za-z_][A-Za-z0-9_]*|-(I|isystem|iquote)[A-Za-z0-9_./-]*|-x|-xc|-xc\+\+|c|c\+\+|objective-c|-pedantic|-pedantic-errors|` +
+		`-O[0-3sz]?|-g|-m[a-z0-9=._-]+|-f(no-)?(exceptions|rtti|pic|PIC|ms-extensions|delayed-template-parsing|` +
+		`diagnostics-color|color-diagnostics|openmp|modules|signed-char|unsigned-char)|--target=[A-Za-z0-9_.-]+|` +
+		`-isystem|-I|-iquote|[A-Za-z0-9_.][A-Za-z0-9_./-]*)$`)
+})
+
+// compilerArgHarmless reports whether the compiler argument w is one of
+// compilerArg; a path among them must not leave the workdir (the caller
+// judges each by settingsPathUnsound).
+func compilerArgHarmless(w string) bool {
+	if strings.Contains(w, "..") || strings.HasPrefix(w, "/") || strings.Contains(w, ".git") || w == "-mllvm" {
+		return false
+	}
+	return compilerArg().MatchString(w)
+}
+
+// iniContinuation returns the lines that continue the INI value whose key
+// ends at offset at of text: those after its line that begin with a blank,
+// up to the first that does not.
+func iniContinuation(text string, at int) []string {
+	end := strings.IndexByte(text[at:], '\n')
+	if end < 0 {
+		return nil
+	}
+	var lines []string
+	for _, line := range strings.Split(text[at+end+1:], "\n") {
+		if line == "" || (line[0] != ' ' && line[0] != '\t') {
+			break
+		}
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, ";") {
+			lines = append(lines, t)
+		}
+	}
+	return lines
+}
