@@ -3,6 +3,7 @@ package permission
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // A workspace's .bazelrc gives bazel its options for every command,
@@ -20,19 +21,23 @@ import (
 
 // bazelJavaOptions are bazel's startup options that name the java its
 // server runs, or a file that java writes.
-var bazelJavaOptions = map[string]bool{
-	"--server_javabase": true, "--host_javabase": true, "--host_jvm_profile": true, "--server_jvm_out": true,
-	"--bazelrc": true, "--install_base": true,
-}
+var bazelJavaOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"--server_javabase": true, "--host_javabase": true, "--host_jvm_profile": true, "--server_jvm_out": true,
+		"--bazelrc": true, "--install_base": true,
+	}
+})
 
 // bazelPathOptions are bazel's options that name a directory it writes:
 // each must lie in the workdir.
-var bazelPathOptions = map[string]bool{
-	"--output_user_root": true, "--output_base": true, "--disk_cache": true, "--repository_cache": true,
-	"--distdir": true, "--execution_log_json_file": true, "--execution_log_binary_file": true,
-	"--profile": true, "--build_event_json_file": true, "--build_event_text_file": true,
-	"--build_event_binary_file": true, "--symlink_prefix": true,
-}
+var bazelPathOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"--output_user_root": true, "--output_base": true, "--disk_cache": true, "--repository_cache": true,
+		"--distdir": true, "--execution_log_json_file": true, "--execution_log_binary_file": true,
+		"--profile": true, "--build_event_json_file": true, "--build_event_text_file": true,
+		"--build_event_binary_file": true, "--symlink_prefix": true,
+	}
+})
 
 // bazelrcUnsound says why the .bazelrc text in dir may make bazel write
 // outside the workdir or run a java or code the project holds, or "", and
@@ -68,13 +73,13 @@ func (g *Gate) bazelrcUnsound(dir, text string) (string, []string) {
 		}
 		for i, w := range words[1:] {
 			name, value, _ := strings.Cut(w, "=")
-			if bazelJavaOptions[name] {
+			if bazelJavaOptions()[name] {
 				return "sets " + clip(name) + ", a java bazel runs or a file it writes", nil
 			}
 			if value == "" && !strings.Contains(w, "=") && i+2 < len(words) {
 				value = words[i+2]
 			}
-			if bazelPathOptions[name] {
+			if bazelPathOptions()[name] {
 				if why := g.settingsPathUnsound(dir, strings.ReplaceAll(value, "%workspace%", dir)); why != "" {
 					return "sets " + clip(name) + " to " + clip(value) + ": " + why, nil
 				}

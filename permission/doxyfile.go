@@ -25,31 +25,35 @@ import (
 // doxyCommandKeys are the Doxyfile keys that name a program, or a
 // command string, that doxygen runs, or the files or options of one
 // (plantuml's, clang's): any value asks.
-var doxyCommandKeys = map[string]bool{
-	"INPUT_FILTER": true, "FILTER_PATTERNS": true, "FILTER_SOURCE_PATTERNS": true, "FILE_VERSION_FILTER": true,
-	"HHC_LOCATION": true, "QHG_LOCATION": true, "DOT_PATH": true, "MSCGEN_PATH": true, "DIA_PATH": true,
-	"PLANTUML_JAR_PATH": true, "PLANTUML_CFG_FILE": true, "PLANTUML_INCLUDE_PATH": true, "LATEX_CMD_NAME": true,
-	"MAKEINDEX_CMD_NAME": true, "CLANG_OPTIONS": true, "CLANG_DATABASE_PATH": true, "PERL_PATH": true,
-	"@INCLUDE_PATH": true,
-}
+var doxyCommandKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"INPUT_FILTER": true, "FILTER_PATTERNS": true, "FILTER_SOURCE_PATTERNS": true, "FILE_VERSION_FILTER": true,
+		"HHC_LOCATION": true, "QHG_LOCATION": true, "DOT_PATH": true, "MSCGEN_PATH": true, "DIA_PATH": true,
+		"PLANTUML_JAR_PATH": true, "PLANTUML_CFG_FILE": true, "PLANTUML_INCLUDE_PATH": true, "LATEX_CMD_NAME": true,
+		"MAKEINDEX_CMD_NAME": true, "CLANG_OPTIONS": true, "CLANG_DATABASE_PATH": true, "PERL_PATH": true,
+		"@INCLUDE_PATH": true,
+	}
+})
 
 // doxyTextKeys are the Doxyfile keys whose values are text, patterns or
 // prefixes, never a file doxygen opens: they are not judged as paths.
-var doxyTextKeys = map[string]bool{
-	"PROJECT_NAME": true, "PROJECT_NUMBER": true, "PROJECT_BRIEF": true, "ABBREVIATE_BRIEF": true,
-	"STRIP_FROM_PATH": true, "STRIP_FROM_INC_PATH": true, "ALIASES": true, "PREDEFINED": true,
-	"EXPAND_AS_DEFINED": true, "EXCLUDE": true, "EXCLUDE_PATTERNS": true, "EXCLUDE_SYMBOLS": true,
-	"FILE_PATTERNS": true, "EXAMPLE_PATTERNS": true, "EXTENSION_MAPPING": true, "MATHJAX_RELPATH": true,
-	"SEARCHENGINE_URL": true, "EXTERNAL_SEARCH_ID": true, "EXTRA_SEARCH_MAPPINGS": true, "DOCSET_FEEDURL": true,
-	"DOCSET_FEEDNAME": true, "DOCSET_BUNDLE_ID": true, "DOCSET_PUBLISHER_ID": true, "DOCSET_PUBLISHER_NAME": true,
-	"QHP_NAMESPACE": true, "QHP_VIRTUAL_FOLDER": true, "QHP_CUST_FILTER_NAME": true, "QHP_CUST_FILTER_ATTRS": true,
-	"QHP_SECT_FILTER_ATTRS": true, "ECLIPSE_DOC_ID": true, "HTML_FILE_EXTENSION": true, "DOT_FONTNAME": true,
-	"DOT_COMMON_ATTR": true, "DOT_EDGE_ATTR": true, "DOT_NODE_ATTR": true, "LATEX_BIB_STYLE": true,
-	"PAPER_TYPE": true, "WARN_FORMAT": true, "WARN_LINE_FORMAT": true, "EXTRA_PACKAGES": true, "MAN_EXTENSION": true, "MAN_SUBDIR": true, "PERLMOD_MAKEVAR_PREFIX": true,
-	"OUTPUT_LANGUAGE": true, "INPUT_ENCODING": true, "INPUT_FILE_ENCODING": true, "DOXYFILE_ENCODING": true,
-	"CHM_INDEX_ENCODING": true, "TOC_INCLUDE_HEADINGS": true, "HTML_FORMULA_FORMAT": true, "MATHJAX_VERSION": true,
-	"MATHJAX_FORMAT": true, "MATHJAX_EXTENSIONS": true,
-}
+var doxyTextKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PROJECT_NAME": true, "PROJECT_NUMBER": true, "PROJECT_BRIEF": true, "ABBREVIATE_BRIEF": true,
+		"STRIP_FROM_PATH": true, "STRIP_FROM_INC_PATH": true, "ALIASES": true, "PREDEFINED": true,
+		"EXPAND_AS_DEFINED": true, "EXCLUDE": true, "EXCLUDE_PATTERNS": true, "EXCLUDE_SYMBOLS": true,
+		"FILE_PATTERNS": true, "EXAMPLE_PATTERNS": true, "EXTENSION_MAPPING": true, "MATHJAX_RELPATH": true,
+		"SEARCHENGINE_URL": true, "EXTERNAL_SEARCH_ID": true, "EXTRA_SEARCH_MAPPINGS": true, "DOCSET_FEEDURL": true,
+		"DOCSET_FEEDNAME": true, "DOCSET_BUNDLE_ID": true, "DOCSET_PUBLISHER_ID": true, "DOCSET_PUBLISHER_NAME": true,
+		"QHP_NAMESPACE": true, "QHP_VIRTUAL_FOLDER": true, "QHP_CUST_FILTER_NAME": true, "QHP_CUST_FILTER_ATTRS": true,
+		"QHP_SECT_FILTER_ATTRS": true, "ECLIPSE_DOC_ID": true, "HTML_FILE_EXTENSION": true, "DOT_FONTNAME": true,
+		"DOT_COMMON_ATTR": true, "DOT_EDGE_ATTR": true, "DOT_NODE_ATTR": true, "LATEX_BIB_STYLE": true,
+		"PAPER_TYPE": true, "WARN_FORMAT": true, "WARN_LINE_FORMAT": true, "EXTRA_PACKAGES": true, "MAN_EXTENSION": true, "MAN_SUBDIR": true, "PERLMOD_MAKEVAR_PREFIX": true,
+		"OUTPUT_LANGUAGE": true, "INPUT_ENCODING": true, "INPUT_FILE_ENCODING": true, "DOXYFILE_ENCODING": true,
+		"CHM_INDEX_ENCODING": true, "TOC_INCLUDE_HEADINGS": true, "HTML_FORMULA_FORMAT": true, "MATHJAX_VERSION": true,
+		"MATHJAX_FORMAT": true, "MATHJAX_EXTENSIONS": true,
+	}
+})
 
 // doxyLine matches a Doxyfile assignment: a key (or @INCLUDE,
 // @INCLUDE_PATH), = or +=, and the value.
@@ -93,7 +97,7 @@ func (g *Gate) doxyfileUnsound(cwd, text string) (string, []string) {
 		if strings.Count(value, `"`)%2 != 0 {
 			return "sets " + clip(key) + " to a value the gate does not read", nil
 		}
-		if doxyCommandKeys[key] {
+		if doxyCommandKeys()[key] {
 			if (key == "LATEX_CMD_NAME" || key == "MAKEINDEX_CMD_NAME") && doxyProgram().MatchString(value) {
 				continue // makeindex, pdflatex: a program PATH finds
 			}
@@ -102,7 +106,7 @@ func (g *Gate) doxyfileUnsound(cwd, text string) (string, []string) {
 			}
 			continue
 		}
-		if doxyTextKeys[key] {
+		if doxyTextKeys()[key] {
 			continue
 		}
 		for _, w := range words {

@@ -24,8 +24,10 @@ var yamlTricks = sync.OnceValue(func() *regexp.Regexp {
 
 // yamlPlainTags are the tags of the !! handle that name the core schema's
 // types, which make no object.
-var yamlPlainTags = map[string]bool{"str": true, "int": true, "bool": true, "float": true, "null": true, "seq": true,
-	"map": true, "binary": true, "timestamp": true, "set": true, "omap": true, "pairs": true}
+var yamlPlainTags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"str": true, "int": true, "bool": true, "float": true, "null": true, "seq": true,
+		"map": true, "binary": true, "timestamp": true, "set": true, "omap": true, "pairs": true}
+})
 
 // yamlUnread says why a YAML settings file holds what the gate does not
 // read (see yamlTricks; a directive, which may give a tag handle the
@@ -43,7 +45,7 @@ func yamlUnread(text string) string {
 			switch {
 			case m[1] == "!<":
 				return "has a verbatim YAML tag, which may make a Python object (and run code)"
-			case m[1] != "" && !yamlPlainTags[m[2]]:
+			case m[1] != "" && !yamlPlainTags()[m[2]]:
 				return "has a YAML tag " + clip("!!"+m[2]) + ", which makes an object (and may run code)"
 			case m[1] == "":
 				return "has a YAML anchor, alias or merge key, which may give a key a value the gate does not see"
