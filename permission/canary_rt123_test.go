@@ -189,13 +189,8 @@ func TestCanaryRT123(t *testing.T) {
 	for i, c := range canaryRT123 {
 		t.Run(fmt.Sprintf("%s/%d", c.tool, i), func(t *testing.T) {
 			t.Parallel()
-			home, wd := unlinkedFixture(t)
-			writeTreeMode(t, wd, c.files, 0o644)
-			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Ask {
-				t.Errorf("%q with %q: %v (%s), want an ask", c.line, c.files, v.Decision, v.Reason)
-			}
-			if _, err := exec.LookPath(c.tool); err != nil {
-				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
+			home, wd, ok := rt123Decided(t, c.tool, c.line, c.files, permission.Ask)
+			if !ok {
 				return
 			}
 			out := runIn(t, home, wd, c.line, rt123Env(t, c.tool)...)
@@ -220,13 +215,8 @@ func TestCanaryRT123(t *testing.T) {
 	for i, c := range rt123Ordinary {
 		t.Run(fmt.Sprintf("ordinary/%s/%d", c.tool, i), func(t *testing.T) {
 			t.Parallel()
-			home, wd := unlinkedFixture(t)
-			writeTreeMode(t, wd, c.files, 0o644)
-			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Allow {
-				t.Errorf("%q with %q: %v (%s), want it allowed", c.line, c.files, v.Decision, v.Reason)
-			}
-			if _, err := exec.LookPath(c.tool); err != nil {
-				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
+			home, wd, ok := rt123Decided(t, c.tool, c.line, c.files, permission.Allow)
+			if !ok {
 				return
 			}
 			before := rt123Tree(t, home)
@@ -241,6 +231,24 @@ func TestCanaryRT123(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rt123Decided makes round 84's unlinked home and project, writes files
+// into the project, and checks that the gate's decision about line there
+// is want; ok is false when tool is not installed, so that its real run
+// is left out.
+func rt123Decided(t *testing.T, tool, line string, files map[string]string, want permission.Decision) (home, wd string, ok bool) {
+	t.Helper()
+	home, wd = unlinkedFixture(t)
+	writeTreeMode(t, wd, files, 0o644)
+	if v := secretDecider(t, home, wd)(line); v.Decision != want {
+		t.Errorf("%q with %q: %v (%s), want %v", line, files, v.Decision, v.Reason, want)
+	}
+	if _, err := exec.LookPath(tool); err != nil {
+		tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", tool, line), tooltest.CanaryTools)
+		return home, wd, false
+	}
+	return home, wd, true
 }
 
 // TestCanaryRT123Linked checks that each line of canaryRT123Linked asks
