@@ -398,6 +398,9 @@ var settingsString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 // (see pathSettings; maven's options files, see mavenConfigUnsound), or
 // "", and returns the settings files it names that ps follows.
 func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string) (string, []string) {
+	if why := settingsTextForm(text); why != "" {
+		return why, nil
+	}
 	if ps.doxyfile {
 		return g.doxyfileUnsound(cwd, text)
 	}
@@ -449,6 +452,37 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 		return g.mavenConfigUnsound(cwd, filepath.Join(dir, base), text)
 	}
 	var more []string
+	if entries, why, ok := settingsParsed(base, text, yaml); ok {
+		if why != "" {
+			return why, nil
+		}
+		for _, e := range entries {
+			key := strings.ToLower(e.key)
+			if !slices.Contains(ps.keys, key) {
+				continue
+			}
+			if e.tagged {
+				return "sets " + clip(e.key) + " through a tag of its own, which the gate does not read", nil
+			}
+			if slices.Contains(ps.code, key) && slices.ContainsFunc(e.values, func(v string) bool { return strings.TrimSpace(v) != "" }) {
+				return "sets " + clip(e.key) + ", which names code the tool loads", nil
+			}
+			var values []string
+			for _, v := range e.values {
+				// Each word too, as for the pattern's unquoted values
+				// (addopts: --basetemp=/x -p no:cacheprovider).
+				values = append(values, v)
+				if words := strings.Fields(v); len(words) > 1 {
+					values = append(values, words...)
+				}
+			}
+			why, named := g.settingsKeyUnsound(ps, cwd, dir, key, e.key, values)
+			if why != "" {
+				return why, nil
+			}
+			more = append(more, named...)
+		}
+	}
 	for _, ix := range ps.values.FindAllStringSubmatchIndex(text, -1) {
 		m := []string{text[ix[0]:ix[1]], text[ix[2]:ix[3]], text[ix[4]:ix[5]]}
 		key, raw := strings.ToLower(m[1]), strings.TrimSpace(m[2])
@@ -505,43 +539,58 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 			// (addopts = --basetemp=/x -p no:cacheprovider).
 			values = append([]string{strings.TrimRight(raw, ", ")}, strings.Fields(raw)...)
 		}
-		for _, v := range values {
-			why := g.settingsPathUnsound(dir, v)
-			if why == "" && ps.fromCwd {
-				why = g.settingsPathUnsound(cwd, v)
-			}
-			if why != "" {
-				return "sets " + clip(m[1]) + " to " + clip(v) + ": " + why, nil
-			}
-			if slices.Contains(ps.args, key) && !compilerArgHarmless(v) {
-				return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
-			}
-			if key == "addopts" {
-				if why := g.tokenUnsound(dir, v); why != "" {
-					return "sets addopts to " + clip(v) + ": " + why, nil
-				}
+		why, named := g.settingsKeyUnsound(ps, cwd, dir, key, m[1], values)
+		if why != "" {
+			return why, nil
+		}
+		more = append(more, named...)
+	}
+	return "", more
+}
+
+// settingsKeyUnsound judges the values that a settings file in dir, read
+// by tool running in cwd, gives key (lower-case; name is the key as the
+// file spells it): a path outside the workdir, a compiler argument not
+// known harmless, an option of addopts that leaves the workdir. It
+// returns the settings files the values name that ps follows.
+func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, values []string) (string, []string) {
+	var more []string
+	for _, v := range values {
+		why := g.settingsPathUnsound(dir, v)
+		if why == "" && ps.fromCwd {
+			why = g.settingsPathUnsound(cwd, v)
+		}
+		if why != "" {
+			return "sets " + clip(name) + " to " + clip(v) + ": " + why, nil
+		}
+		if slices.Contains(ps.args, key) && !compilerArgHarmless(v) {
+			return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
+		}
+		if key == "addopts" {
+			if why := g.tokenUnsound(dir, v); why != "" {
+				return "sets addopts to " + clip(v) + ": " + why, nil
 			}
 		}
-		for _, f := range ps.follow {
-			if key != f {
-				continue
+	}
+	for _, f := range ps.follow {
+		if key != f {
+			continue
+		}
+		for _, v := range values {
+			if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+				// rubocop's inherit_from of a URL: settings the
+				// gate cannot read.
+				return "sets " + clip(name) + " to " + clip(v) + ", settings the tool fetches", nil
 			}
-			for _, v := range values {
-				if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
-					// rubocop's inherit_from of a URL: settings the
-					// gate cannot read.
-					return "sets " + clip(m[1]) + " to " + clip(v) + ", settings the tool fetches", nil
-				}
-				candidates := []string{filepath.Join(dir, v)}
-				if !strings.HasPrefix(v, ".") && !filepath.IsAbs(v) {
-					// A package's settings (@tsconfig/node20/tsconfig.json).
-					candidates = append(candidates, filepath.Join(dir, "node_modules", v))
-				}
-				for _, p := range candidates {
-					for _, q := range []string{p, p + ".json", filepath.Join(p, "tsconfig.json")} {
-						if fi, err := os.Stat(q); err == nil && !fi.IsDir() {
-							more = append(more, q)
-						}
+			candidates := []string{filepath.Join(dir, v)}
+			if !strings.HasPrefix(v, ".") && !filepath.IsAbs(v) {
+				// A package's settings (@tsconfig/node20/tsconfig.json).
+				candidates = append(candidates, filepath.Join(dir, "node_modules", v))
+			}
+			for _, p := range candidates {
+				for _, q := range []string{p, p + ".json", filepath.Join(p, "tsconfig.json")} {
+					if fi, err := os.Stat(q); err == nil && !fi.IsDir() {
+						more = append(more, q)
 					}
 				}
 			}
