@@ -24,14 +24,7 @@ import (
 // the home, copied the file of the project that then holds the key,
 // printed whether the run prints it. Each line was allowed at round 122,
 // when the gate read no settings of these tools.
-var canaryRT123 = []struct {
-	tool    string
-	line    string
-	files   map[string]string
-	wrote   string
-	copied  string
-	printed bool
-}{
+var canaryRT123 = []settingsCanary{
 	// doxygen writes where the outputs say, runs its filters, reads
 	// @INCLUDE and expands $(VAR), and copies the extra files of HTML.
 	{"doxygen", "doxygen", map[string]string{"Doxyfile": "OUTPUT_DIRECTORY = ../home/dox\nGENERATE_LATEX = NO\n"}, "dox/html/index.html", "", false},
@@ -141,11 +134,7 @@ var canaryRT123Linked = []struct {
 // canaryRT123: outputs, caches and sources inside the project, empty
 // filters, lists of gems and files, Markdown's &copy;. Each line stays
 // allowed, and its real run changes nothing in the home.
-var rt123Ordinary = []struct {
-	tool  string
-	line  string
-	files map[string]string
-}{
+var rt123Ordinary = []settingsOrdinary{
 	{"doxygen", "doxygen", map[string]string{"Doxyfile": "# Doxyfile 1.9.4\nPROJECT_NAME = \"My Project\"\nPROJECT_NUMBER = $(VERSION)\n" +
 		"OUTPUT_DIRECTORY = docs\nINPUT = src \\\n    README.md\nRECURSIVE = YES\nFILE_PATTERNS = *.c *.h\nEXCLUDE_PATTERNS = */build/*\n" +
 		"STRIP_FROM_PATH = /home/ci/src\nUSE_MDFILE_AS_MAINPAGE = README.md\nINPUT_FILTER =\nFILTER_PATTERNS =\n" +
@@ -186,7 +175,36 @@ var rt123Ordinary = []struct {
 // leave the home as it was.
 func TestCanaryRT123(t *testing.T) {
 	t.Parallel()
-	for i, c := range canaryRT123 {
+	checkSettingsCanaries(t, canaryRT123, rt123Ordinary)
+}
+
+// settingsCanary is a project whose settings files make tool, run as
+// line, write into the home (../home from the project): wrote is what
+// the real run creates under the home, copied the file of the project
+// that then holds ~/.ssh/id_ed25519, printed whether the run prints it.
+type settingsCanary struct {
+	tool    string
+	line    string
+	files   map[string]string
+	wrote   string
+	copied  string
+	printed bool
+}
+
+// settingsOrdinary is an ordinary project for a tool of settingsCanary,
+// whose line must stay allowed and leave the home as it was.
+type settingsOrdinary struct {
+	tool  string
+	line  string
+	files map[string]string
+}
+
+// checkSettingsCanaries checks that each line of hostile asks in its
+// project and, with the tool installed, writes the home or copies the
+// key when run; and that the lines of ordinary stay allowed and leave
+// the home as it was.
+func checkSettingsCanaries(t *testing.T, hostile []settingsCanary, ordinary []settingsOrdinary) {
+	for i, c := range hostile {
 		t.Run(fmt.Sprintf("%s/%d", c.tool, i), func(t *testing.T) {
 			t.Parallel()
 			home, wd, ok := rt123Decided(t, c.tool, c.line, c.files, permission.Ask)
@@ -212,7 +230,7 @@ func TestCanaryRT123(t *testing.T) {
 			}
 		})
 	}
-	for i, c := range rt123Ordinary {
+	for i, c := range ordinary {
 		t.Run(fmt.Sprintf("ordinary/%s/%d", c.tool, i), func(t *testing.T) {
 			t.Parallel()
 			home, wd, ok := rt123Decided(t, c.tool, c.line, c.files, permission.Allow)

@@ -113,3 +113,58 @@ func FuzzBashCommands(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSettingsParsed checks the readers of settingsparse.go: they do not
+// panic, jsonPlain leaves valid JSON as it is, and jsonEntries finds every
+// key of valid JSON that encoding/json finds.
+func FuzzSettingsParsed(f *testing.F) {
+	f.Add([]byte(`{"compilerOptions": {"outDir": "dist", "paths": {"@/*": ["./src/*"]}}}`), false)
+	f.Add([]byte("{\n  // c\n  \"a\": [1, \"b\",], /* d */\n}\n"), false)
+	f.Add([]byte("{\"a\"\n: \"../x\", \"s\": \"// not a comment /* nor this */\"}"), false)
+	f.Add([]byte("site_name: x\n? site_dir\n: ../home/x\nnav:\n  - Home: index.md\n"), true)
+	f.Add([]byte("a: \"b\\\n  c\"\nd: &x 1\ne: *x\n"), true)
+	f.Fuzz(func(t *testing.T, data []byte, yamlText bool) {
+		text := string(data)
+		settingsTextForm(text)
+		if yamlText {
+			settingsParsed("x.yml", text, true)
+			return
+		}
+		plain := jsonPlain(text)
+		entries, err := jsonEntries(plain)
+		if !json.Valid(data) {
+			return
+		}
+		if string(plain) != text {
+			t.Fatalf("jsonPlain changed valid JSON %q to %q", text, plain)
+		}
+		if err != nil {
+			t.Fatalf("valid JSON %q: %v", text, err)
+		}
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		found := map[string]bool{}
+		for _, e := range entries {
+			found[e.key] = true
+		}
+		var walk func(any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, c := range v {
+					if !found[k] {
+						t.Fatalf("key %q of %q not among the entries %v", k, text, entries)
+					}
+					walk(c)
+				}
+			case []any:
+				for _, c := range v {
+					walk(c)
+				}
+			}
+		}
+		walk(v)
+	})
+}
