@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -143,67 +144,45 @@ func yamlStrings(n *yaml.Node, out []string, tagged bool) ([]string, bool) {
 	return out, tagged
 }
 
-// jsonEntries reads the entries of a JSON text, in order, duplicates
-// included.
+// jsonEntries reads the entries of a JSON text, the keys of each object
+// in order of their names (of keys given twice, the last, as JSON.parse
+// keeps it).
 func jsonEntries(data []byte) ([]settingsEntry, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var out []settingsEntry
-	// value reads one value and returns the strings it holds directly.
-	var value func(depth int) ([]string, error)
-	value = func(depth int) ([]string, error) {
-		if depth > 256 {
-			return nil, errors.New("nested too deeply")
-		}
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		switch t := t.(type) {
-		case string:
-			return []string{t}, nil
-		case json.Delim:
-			var strs []string
-			for dec.More() {
-				if t == '{' {
-					k, err := dec.Token()
-					if err != nil {
-						return nil, err
-					}
-					key, ok := k.(string)
-					if !ok {
-						return nil, fmt.Errorf("a key that is not a string: %v", k)
-					}
-					vals, err := value(depth + 1)
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, settingsEntry{key: key, values: vals})
-					continue
-				}
-				vals, err := value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				strs = append(strs, vals...)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			if t == '{' {
-				return nil, nil
-			}
-			return strs, nil
-		}
-		return nil, nil
-	}
-	if _, err := value(0); err != nil {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("more than one value")
+	return jsonWalk(v, nil), nil
+}
+
+// jsonWalk appends the entries of the objects in v, at any depth.
+func jsonWalk(v any, out []settingsEntry) []settingsEntry {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			out = append(out, settingsEntry{key: k, values: jsonStrings(v[k], nil)})
+			out = jsonWalk(v[k], out)
+		}
+	case []any:
+		for _, c := range v {
+			out = jsonWalk(c, out)
+		}
 	}
-	return out, nil
+	return out
+}
+
+// jsonStrings appends the strings v holds directly (a string, or the
+// strings of an array, at any depth of arrays) to out.
+func jsonStrings(v any, out []string) []string {
+	switch v := v.(type) {
+	case string:
+		out = append(out, v)
+	case []any:
+		for _, c := range v {
+			out = jsonStrings(c, out)
+		}
+	}
+	return out
 }
 
 // jsonPlain returns text without the comments (// and /* */) and the
