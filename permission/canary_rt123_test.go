@@ -252,13 +252,19 @@ func checkSettingsCanaries(t *testing.T, hostile []settingsCanary, ordinary []se
 }
 
 // rt123Decided makes round 84's unlinked home and project, writes files
-// into the project, and checks that the gate's decision about line there
+// into the project (HOMEDIR and WORKDIR in them stand for the home's and
+// the project's absolute paths), and checks that the gate's decision about line there
 // is want; ok is false when tool is not installed, so that its real run
 // is left out.
 func rt123Decided(t *testing.T, tool, line string, files map[string]string, want permission.Decision) (home, wd string, ok bool) {
 	t.Helper()
 	home, wd = unlinkedFixture(t)
-	writeTreeMode(t, wd, files, 0o644)
+	abs := strings.NewReplacer("HOMEDIR", home, "WORKDIR", wd)
+	written := map[string]string{}
+	for name, text := range files {
+		written[name] = abs.Replace(text)
+	}
+	writeTreeMode(t, wd, written, 0o644)
 	if v := secretDecider(t, home, wd)(line); v.Decision != want {
 		t.Errorf("%q with %q: %v (%s), want %v", line, files, v.Decision, v.Reason, want)
 	}

@@ -49,6 +49,15 @@ var canaryRT124 = []settingsCanary{
 	{tool: "golangci-lint", line: "golangci-lint run", files: map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
 		".golangci.json": "{\"version\": \"2\", \"output\": {\"formats\": {\"json\": {\"path\"\n: \"../home/gln.json\"}}}}"}, wrote: "gln.json"},
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.json": "{\"publishDir\"\n: \"../home/hjn\"}", "content/_index.md": "x\n"}, wrote: "hjn"},
+	// clang-tidy's compilation database: a file it does not list gets
+	// the arguments of a similar one, here -include of the key, which
+	// the compiler's error then prints.
+	{tool: "clang-tidy", line: "clang-tidy a.c", files: map[string]string{"a.c": "int f(void) { return 1; }\n",
+		"compile_commands.json": `[{"directory": "/", "file": "/nonexistent/b.c", "arguments": ["cc", "-c", "b.c", "-include", "HOMEDIR/.ssh/id_ed25519"]}]`}, printed: true},
+	{tool: "clang-tidy", line: "clang-tidy -p build src/a.c", files: map[string]string{"src/a.c": "int f(void) { return 1; }\n",
+		"build/compile_commands.json": `[{"directory": "/", "file": "/x/y.c", "command": "cc -c y.c -include HOMEDIR/.ssh/id_ed25519"}]`}, printed: true},
+	{tool: "clang-tidy", line: "clang-tidy a.c", files: map[string]string{"a.c": "int f(void) { return 1; }\n",
+		"compile_commands.json": `[{"directory": "WORKDIR", "file": "WORKDIR/a.c", "arguments": ["cc", "-c", "a.c", "-include", "HOMEDIR/.ssh/id_ed25519"]}]`}, printed: true},
 }
 
 // rt124Ordinary are ordinary projects whose YAML and JSON settings take
@@ -69,6 +78,11 @@ var rt124Ordinary = []settingsOrdinary{
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.yaml": "title: x\npublishDir: public\nparams:\n  description: 'it''s ours'\n", "content/_index.md": "x\n"}},
 	{tool: "golangci-lint", line: "golangci-lint run", files: map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
 		".golangci.json": "{\n  \"version\": \"2\",\n  \"output\": {\"formats\": {\"json\": {\"path\": \"build/lint.json\"}}}\n}\n"}},
+	// cmake's compilation database, with its absolute paths.
+	{tool: "clang-tidy", line: "clang-tidy -p build src/a.c", files: map[string]string{"src/a.c": "#include \"a.h\"\nint f(void) { return A; }\n",
+		"include/a.h": "#define A 1\n", "build/compile_commands.json": `[{"directory": "WORKDIR/build", "command": "/usr/bin/cc -DN=1 ` +
+			`-DNAME=\\\"x\\\" -IWORKDIR/include -isystem /usr/include/x -Wall -Wextra -std=gnu11 -o CMakeFiles/p.dir/src/a.c.o ` +
+			`-c WORKDIR/src/a.c", "file": "WORKDIR/src/a.c"}]`}},
 }
 
 // TestCanaryRT124 checks canaryRT124 and rt124Ordinary as

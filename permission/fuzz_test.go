@@ -114,8 +114,8 @@ func FuzzBashCommands(f *testing.F) {
 	})
 }
 
-// FuzzSettingsParsed checks the readers of settingsparse.go: they do not
-// panic, jsonPlain leaves valid JSON as it is, and jsonEntries finds every
+// FuzzSettingsParsed checks the readers of settingsparse.go and the
+// compilation database's: they do not panic, jsonPlain leaves valid JSON as it is, and jsonEntries finds every
 // key of valid JSON that encoding/json finds.
 func FuzzSettingsParsed(f *testing.F) {
 	f.Add([]byte(`{"compilerOptions": {"outDir": "dist", "paths": {"@/*": ["./src/*"]}}}`), false)
@@ -123,6 +123,8 @@ func FuzzSettingsParsed(f *testing.F) {
 	f.Add([]byte("{\"a\"\n: \"../x\", \"s\": \"// not a comment /* nor this */\"}"), false)
 	f.Add([]byte("site_name: x\n? site_dir\n: ../home/x\nnav:\n  - Home: index.md\n"), true)
 	f.Add([]byte("a: \"b\\\n  c\"\nd: &x 1\ne: *x\n"), true)
+	f.Add([]byte(`[{"directory": "/w/build", "command": "/usr/bin/cc -DX=\\"y\\" -I/w/include -o a.o -c /w/a.c", "file": "/w/a.c"}]`), false)
+	compileDB := NewGate(GateOptions{Workdir: "/w", HomeDir: "/h"})
 	f.Fuzz(func(t *testing.T, data []byte, yamlText bool) {
 		text := string(data)
 		settingsTextForm(text)
@@ -130,6 +132,7 @@ func FuzzSettingsParsed(f *testing.F) {
 			settingsParsed("x.yml", text, true)
 			return
 		}
+		compileDB.compileCommandsUnsound("/w", text)
 		plain := jsonPlain(text)
 		entries, err := jsonEntries(plain)
 		if !json.Valid(data) {

@@ -155,9 +155,9 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
 		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
 	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true}
-	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt"}, up: true, operandDirs: true,
+	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true, operandDirs: true,
 		keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
-		options: []string{"--config-file"}}
+		options: []string{"--config-file", "-p"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
 		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
@@ -406,6 +406,9 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	}
 	if ps.bazelrc {
 		return g.bazelrcUnsound(dir, text)
+	}
+	if base == "compile_commands.json" {
+		return g.compileCommandsUnsound(dir, text), nil
 	}
 	if base == "compile_flags.txt" {
 		// clang's arguments, one a line (clang-tidy a.c printed the

@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -9,8 +11,8 @@ import (
 // The forms of settings files that projectpaths.go reads besides a key
 // and its value on one line: YAML's lists below a key, and what YAML may
 // use to hide a value or make an object; INI values continued on the
-// lines below; a compiler's arguments (clang-tidy's ExtraArgs and
-// compile_flags.txt).
+// lines below; a compiler's arguments (clang-tidy's ExtraArgs,
+// compile_flags.txt and compile_commands.json).
 
 // yamlTricks matches what YAML may use to hide a value from a reader
 // that goes key by key, or to make an object: an anchor, an alias, a
@@ -143,4 +145,88 @@ func iniContinuation(text string, at int) []string {
 		}
 	}
 	return lines
+}
+
+// compileCommandsUnsound says why a compile_commands.json in dir, the
+// compilation database clang-tidy reads for the files its words name (in
+// their directories or those above, or in the directory of -p), may make
+// the compiler read or write outside the workdir or load code, or "".
+// Each entry's directory must lie in the workdir, and each argument after
+// the compiler's must be one of compilerArg, with absolute paths in the
+// workdir (and include directories under /usr) taken as the relative ones
+// are; clang-tidy drops the output and dependency-file options, whose
+// paths are judged as paths. clang-tidy gives a file the database does
+// not list the arguments of a similar one it does: with "-include
+// $HOME/.ssh/id_ed25519" there, clang-tidy a.c printed the key's first
+// line (round 124).
+func (g *Gate) compileCommandsUnsound(dir, text string) string {
+	var entries []struct {
+		Directory string   `json:"directory"`
+		Arguments []string `json:"arguments"`
+		Command   string   `json:"command"`
+	}
+	if err := json.Unmarshal([]byte(text), &entries); err != nil {
+		return "cannot be read as a compilation database (" + clip(err.Error()) + ")"
+	}
+	for _, e := range entries {
+		if why := g.settingsPathUnsound(dir, e.Directory); why != "" {
+			return "compiles in " + clip(e.Directory) + ": " + why
+		}
+		args := e.Arguments
+		if args == nil {
+			args = strings.Fields(e.Command)
+		}
+		if len(args) > 0 {
+			args = args[1:] // the compiler
+		}
+		for i := 0; i < len(args); i++ {
+			w := args[i]
+			switch w {
+			case "-c", "-MD", "-MMD", "--":
+				continue
+			case "-o", "-MF", "-MT", "-MQ":
+				if i+1 < len(args) {
+					i++
+					if why := g.settingsPathUnsound(e.Directory, args[i]); why != "" {
+						return "gives the compiler " + clip(w+" "+args[i]) + ": " + why
+					}
+				}
+				continue
+			}
+			if strings.HasPrefix(w, "-D") && len(w) > 2 {
+				continue // a macro: it reads and writes nothing
+			}
+			if strings.ContainsAny(w, `"'\$`+"`") {
+				return "gives the compiler " + clip(w) + ", a quoted argument the gate does not read"
+			}
+			if !compilerArgHarmless(g.compileArgInWorkdir(e.Directory, w)) {
+				return "gives the compiler " + clip(w) + ", an argument the gate does not know to be harmless"
+			}
+		}
+	}
+	return ""
+}
+
+// compileArgInWorkdir returns the compiler argument w with an absolute
+// path it names (itself, or an include directory's) replaced by a
+// relative one when the path lies in the workdir, or, for an include
+// directory, under /usr; otherwise w.
+func (g *Gate) compileArgInWorkdir(dir, w string) string {
+	prefix, p := "", w
+	for _, o := range []string{"-isystem", "-iquote", "-I"} {
+		if rest, ok := strings.CutPrefix(w, o); ok && rest != "" {
+			prefix, p = o, rest
+			break
+		}
+	}
+	if !filepath.IsAbs(p) || strings.Contains(p, "..") {
+		return w
+	}
+	if (prefix != "" || !strings.HasPrefix(w, "-")) && strings.HasPrefix(filepath.Clean(p), "/usr/") {
+		return prefix + "usr"
+	}
+	if g.settingsPathUnsound(dir, p) == "" {
+		return prefix + "in-workdir"
+	}
+	return w
 }
