@@ -58,6 +58,26 @@ var canaryRT124 = []settingsCanary{
 		"build/compile_commands.json": `[{"directory": "/", "file": "/x/y.c", "command": "cc -c y.c -include HOMEDIR/.ssh/id_ed25519"}]`}, printed: true},
 	{tool: "clang-tidy", line: "clang-tidy a.c", files: map[string]string{"a.c": "int f(void) { return 1; }\n",
 		"compile_commands.json": `[{"directory": "WORKDIR", "file": "WORKDIR/a.c", "arguments": ["cc", "-c", "a.c", "-include", "HOMEDIR/.ssh/id_ed25519"]}]`}, printed: true},
+	// The options that name a settings file, in the forms the tools'
+	// parsers take besides --name=V and --name V: LLVM's single dash,
+	// argparse's and Ruby OptionParser's abbreviations, a short
+	// option's attached value; and clang-tidy's --vfsoverlay, whose file
+	// maps the source to the key.
+	{tool: "clang-tidy", line: "clang-tidy -config-file=tidy.yml a.c --", files: map[string]string{"a.c": "int f(void) { return 1; }\n",
+		"tidy.yml": "ExtraArgs: ['-include', 'HOMEDIR/.ssh/id_ed25519']\n"}, printed: true},
+	{tool: "clang-tidy", line: "clang-tidy --p build a.c", files: map[string]string{"a.c": "int f(void) { return 1; }\n",
+		"build/compile_commands.json": `[{"directory": "/", "file": "/x/y.c", "command": "cc -c y.c -include HOMEDIR/.ssh/id_ed25519"}]`}, printed: true},
+	{tool: "clang-tidy", line: "clang-tidy --vfsoverlay=o.yaml a.c --", files: map[string]string{"a.c": "int f(void) { return 1; }\n",
+		"o.yaml": "{version: 0, roots: [{name: 'WORKDIR/a.c', type: file, external-contents: 'HOMEDIR/.ssh/id_ed25519'}]}\n"}, printed: true},
+	{tool: "rubocop", line: "rubocop --conf alt.yml a.rb", files: map[string]string{"alt.yml": "AllCops:\n  CacheRootDirectory: ../home/rca\n", "a.rb": "x = 1\n"}, wrote: "rca"},
+	{tool: "jekyll", line: "jekyll build --conf _ci.yml", files: map[string]string{"_ci.yml": "destination: ../home/jca\n", "index.md": "---\n---\nx\n"}, wrote: "jca/index.html"},
+	{tool: "mypy", line: "mypy --conf m.ini a.py", files: map[string]string{"m.ini": "[mypy]\ncache_dir = ../home/mca\n", "a.py": "x = 1\n"}, wrote: "mca"},
+	{tool: "pytest", line: "pytest -q -cp.ini", files: map[string]string{"p.ini": "[pytest]\ncache_dir = ../home/pca\n", "test_a.py": "def test_a():\n    pass\n"}, wrote: "pca"},
+	{tool: "mkdocs", line: "mkdocs build -falt.yml", files: map[string]string{"alt.yml": "site_name: x\nsite_dir: ../home/mfa\n", "docs/index.md": "# x\n"}, wrote: "mfa/index.html"},
+	{tool: "hugo", line: "hugo -ssite", files: map[string]string{"site/hugo.toml": "publishDir = \"../../home/hsa\"\n", "site/content/_index.md": "x\n"}, wrote: "hsa"},
+	{tool: "golangci-lint", line: "golangci-lint run -calt.yml", files: map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
+		"alt.yml": "version: \"2\"\noutput:\n  formats:\n    json:\n      path: ../home/gla.json\n"}, wrote: "gla.json"},
+	{tool: "cspell", line: "cspell lint -calt.json .", files: map[string]string{"alt.json": `{"cache": {"useCache": true, "cacheLocation": "../home/csa"}}`}, wrote: "csa"},
 }
 
 // rt124Ordinary are ordinary projects whose YAML and JSON settings take

@@ -155,9 +155,11 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
 		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
 	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true}
+	// --vfsoverlay's file maps the paths the compiler reads to others
+	// (external-contents: ~/.ssh/id_ed25519 for a.c printed the key).
 	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true, operandDirs: true,
-		keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
-		options: []string{"--config-file", "-p"}}
+		keys: []string{"extraargs", "extraargsbefore", "external-contents"}, args: []string{"extraargs", "extraargsbefore"},
+		options: []string{"--config-file", "-p", "--p", "--vfsoverlay"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
 		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
@@ -284,12 +286,9 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			break
 		}
 	}
-	for i, w := range args {
+	for i := range args {
 		for _, o := range ps.options {
-			v, ok := strings.CutPrefix(w, o+"=")
-			if !ok && w == o && i+1 < len(args) {
-				v, ok = args[i+1], true
-			}
+			v, ok := optionValue(o, args, i)
 			if !ok || v == "" {
 				continue
 			}
@@ -363,6 +362,49 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		files = append(files, more...)
 	}
 	return ""
+}
+
+// optionValue returns the value args[i] gives the option o (with the
+// argument after it), in each form the tools' parsers take: --name=V and
+// --name V; -name for --name, as LLVM's tools take it (clang-tidy
+// -config-file=F); any prefix of --name of three letters or more, as
+// Python's argparse and Ruby's OptionParser take it (mypy --conf F,
+// rubocop --conf F, jekyll build --conf F: each read F at round 124); and
+// -xV for -x (pytest -cF). A form a tool does not take only makes the gate
+// read a file more.
+func optionValue(o string, args []string, i int) (string, bool) {
+	w := args[i]
+	next := func() (string, bool) {
+		if i+1 < len(args) {
+			return args[i+1], true
+		}
+		return "", false
+	}
+	if name, long := strings.CutPrefix(o, "--"); long {
+		for _, dashes := range []string{"--", "-"} {
+			rest, ok := strings.CutPrefix(w, dashes)
+			if !ok || strings.HasPrefix(rest, "-") {
+				continue
+			}
+			key, v, hasValue := strings.Cut(rest, "=")
+			if key == name || dashes == "--" && len(key) >= 3 && strings.HasPrefix(name, key) {
+				if hasValue {
+					return v, true
+				}
+				return next()
+			}
+		}
+		return "", false
+	}
+	switch {
+	case w == o:
+		return next()
+	case strings.HasPrefix(w, o+"="):
+		return w[len(o)+1:], true
+	case len(o) == 2 && len(w) > 2 && strings.HasPrefix(w, o):
+		return w[2:], true
+	}
+	return "", false
 }
 
 // settingsValue matches a key of keys (bare, quoted, or the last part of
