@@ -78,6 +78,12 @@ var canaryRT124 = []settingsCanary{
 	{tool: "golangci-lint", line: "golangci-lint run -calt.yml", files: map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
 		"alt.yml": "version: \"2\"\noutput:\n  formats:\n    json:\n      path: ../home/gla.json\n"}, wrote: "gla.json"},
 	{tool: "cspell", line: "cspell lint -calt.json .", files: map[string]string{"alt.json": `{"cache": {"useCache": true, "cacheLocation": "../home/csa"}}`}, wrote: "csa"},
+	// rubocop's .rubocop file holds options it adds to every command line.
+	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--cache-root ../home/rcr\n", "a.rb": "x = 1\n"}, wrote: "rcr"},
+	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--config alt.yml\n", "alt.yml": "AllCops:\n  CacheRootDirectory: ../home/rcc\n",
+		"a.rb": "x = 1\n"}, wrote: "rcc"},
+	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--require ./cops.rb\n", "cops.rb": "File.write('../home/rrq', 'x')\n",
+		"a.rb": "x = 1\n"}, wrote: "rrq"},
 }
 
 // rt124Ordinary are ordinary projects whose YAML and JSON settings take
@@ -98,6 +104,7 @@ var rt124Ordinary = []settingsOrdinary{
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.yaml": "title: x\npublishDir: public\nparams:\n  description: 'it''s ours'\n", "content/_index.md": "x\n"}},
 	{tool: "golangci-lint", line: "golangci-lint run", files: map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
 		".golangci.json": "{\n  \"version\": \"2\",\n  \"output\": {\"formats\": {\"json\": {\"path\": \"build/lint.json\"}}}\n}\n"}},
+	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--format progress --display-cop-names\n--parallel\n", "a.rb": "x = 1\n"}},
 	// cmake's compilation database, with its absolute paths.
 	{tool: "clang-tidy", line: "clang-tidy -p build src/a.c", files: map[string]string{"src/a.c": "#include \"a.h\"\nint f(void) { return A; }\n",
 		"include/a.h": "#define A 1\n", "build/compile_commands.json": `[{"directory": "WORKDIR/build", "command": "/usr/bin/cc -DN=1 ` +

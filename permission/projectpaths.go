@@ -135,7 +135,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
 		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
 			"_includes", "_layouts", "_data", "_posts", "_drafts", "_sass", "_plugins", "assets"}}
-	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml"}, up: true,
+	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml", ".rubocop"}, up: true,
 		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
 		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
 	cspell := pathSettings{files: []string{"cspell.json", ".cspell.json", "cSpell.json", ".cSpell.json", "cspell.config.json",
@@ -448,6 +448,9 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	}
 	if ps.bazelrc {
 		return g.bazelrcUnsound(dir, text)
+	}
+	if base == ".rubocop" && ps.erb {
+		return rubocopArgsUnsound(text), nil
 	}
 	if base == "compile_commands.json" {
 		return g.compileCommandsUnsound(dir, text), nil

@@ -230,3 +230,50 @@ func (g *Gate) compileArgInWorkdir(dir, w string) string {
 	}
 	return w
 }
+
+// rubocopFlags are the options of rubocop that name no file and no code,
+// with whether each takes a value (a plain word: a formatter's name, a
+// severity).
+var rubocopFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"--format": true, "-f": true, "--fail-level": true, "--display-cop-names": false,
+		"-D": false, "--no-display-cop-names": false, "--extra-details": false, "-E": false,
+		"--display-style-guide": false, "-S": false, "--parallel": false, "-P": false, "--no-parallel": false,
+		"--color": false, "--no-color": false, "--fail-fast": false, "-F": false, "--autocorrect": false, "-a": false,
+		"--autocorrect-all": false, "-A": false, "--display-only-fail-level-offenses": false, "--lint": false,
+		"-l": false, "--only-recognized-file-types": false, "--force-exclusion": false, "--ignore-parent-exclusion": false,
+		"--disable-pending-cops": false, "--enable-pending-cops": false, "--server": false, "--no-server": false}
+})
+
+// rubocopArgsUnsound says why the text of a .rubocop file, the options
+// rubocop adds to its command line wherever it runs, may name a file or
+// code (--cache-root ../home/x wrote there, --config F read F, --require
+// F ran F at round 124), or "": each word must be one of rubocopFlags, a
+// value after one that takes it a plain word.
+func rubocopArgsUnsound(text string) string {
+	words := strings.Fields(text)
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		name, v, hasValue := strings.Cut(w, "=")
+		takes, ok := rubocopFlags()[name]
+		if !ok {
+			return "gives rubocop " + clip(w) + ", an option the gate does not know to name no file"
+		}
+		if !takes {
+			continue
+		}
+		if !hasValue {
+			if i++; i >= len(words) {
+				break
+			}
+			v = words[i]
+		}
+		if !plainWord().MatchString(v) {
+			return "gives rubocop " + clip(name) + " " + clip(v) + ", a value the gate does not read"
+		}
+	}
+	return ""
+}
+
+// plainWord matches a word that names nothing but itself: letters,
+// digits, '_' and '-', not first.
+var plainWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`) })
