@@ -84,6 +84,17 @@ var canaryRT124 = []settingsCanary{
 		"a.rb": "x = 1\n"}, wrote: "rcc"},
 	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--require ./cops.rb\n", "cops.rb": "File.write('../home/rrq', 'x')\n",
 		"a.rb": "x = 1\n"}, wrote: "rrq"},
+	// A line that writes the settings file an option names and runs the
+	// tool: the gate reads the file as it is before the line.
+	{tool: "mkdocs", line: `printf 'site_name: x\nsite_dir: ../home/wf\n' > alt.yml && mkdocs build -f alt.yml`,
+		files: map[string]string{"docs/index.md": "# x\n"}, wrote: "wf/index.html"},
+	{tool: "mypy", line: `printf '[mypy]\ncache_dir = ../home/wm\n' > m.ini && mypy --config-file m.ini a.py`, files: map[string]string{"a.py": "x = 1\n"}, wrote: "wm"},
+	{tool: "mypy", line: `printf '[mypy]\ncache_dir = ../home/wma\n' > m.ini && mypy --conf m.ini a.py`, files: map[string]string{"a.py": "x = 1\n"}, wrote: "wma"},
+	{tool: "clang-tidy", line: `printf "ExtraArgs: ['-MD', '-MF', '../home/wt.d']\n" > t.yml && clang-tidy --config-file=t.yml a.c --`,
+		files: map[string]string{"a.c": "int f(void);\n"}, wrote: "wt.d"},
+	{tool: "cspell", line: `echo '{"cache": {"useCache": true, "cacheLocation": "../home/wc"}}' > alt.json && cspell lint -c alt.json .`, wrote: "wc"},
+	{tool: "jest", line: `echo '{"cacheDirectory": "../home/wj"}' > j.json && jest -c j.json --listTests`,
+		files: map[string]string{"a.test.js": "test('x', () => {});\n"}, wrote: "wj"},
 }
 
 // rt124Ordinary are ordinary projects whose YAML and JSON settings take

@@ -192,6 +192,17 @@ func projectPathRunner(name string) bool {
 // projectPathsUnsound says why a tool the line runs may write outside
 // the workdir by its project's settings (see pathSettings), or "".
 func (g *Gate) projectPathsUnsound(a *shellscan.Analysis) string {
+	var writes []lineWrite
+	for _, acc := range a.Accesses {
+		if acc.Mode != shellscan.Write && acc.Mode != shellscan.Delete {
+			continue
+		}
+		for _, dir := range a.Dirs {
+			if p := g.absTarget(dir, acc.Path); p != "" {
+				writes = append(writes, lineWrite{path: filepath.Clean(p), tree: acc.Tree, pattern: acc.Pattern})
+			}
+		}
+	}
 	for _, c := range a.Commands {
 		name := strings.ToLower(filepath.Base(c.Name))
 		tools := map[string][]string{name: c.Args}
@@ -209,7 +220,7 @@ func (g *Gate) projectPathsUnsound(a *shellscan.Analysis) string {
 					if cwd == "" {
 						return tool + " runs in an unknown directory, whose settings files the gate cannot read"
 					}
-					if why := g.pathSettingsUnsound(tool, ps, filepath.Clean(cwd), args); why != "" {
+					if why := g.pathSettingsUnsound(tool, ps, filepath.Clean(cwd), args, writes); why != "" {
 						return why
 					}
 				}
@@ -219,9 +230,37 @@ func (g *Gate) projectPathsUnsound(a *shellscan.Analysis) string {
 	return ""
 }
 
+// A lineWrite is a path the line writes or deletes: a directory tree
+// below it with tree, the paths a glob matches with pattern.
+type lineWrite struct {
+	path          string
+	tree, pattern bool
+}
+
+// writesSettings reports whether a write of writes may make or change the
+// file p, or, for a p that ends in "/", a file below it.
+func writesSettings(writes []lineWrite, p string) bool {
+	dir := strings.HasSuffix(p, "/")
+	p = filepath.Clean(p)
+	for _, w := range writes {
+		switch {
+		case w.pattern:
+			if ok, err := filepath.Match(w.path, p); ok || err != nil || dir {
+				return true
+			}
+		case w.path == p, w.tree && pathmatch.Within(p, w.path), dir && pathmatch.Within(w.path, p):
+			return true
+		}
+	}
+	return false
+}
+
 // pathSettingsUnsound checks the settings files of tool (see
-// pathSettings) that it reads in cwd with args.
-func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, args []string) string {
+// pathSettings) that it reads in cwd with args; one the line writes
+// (writes) is read before the line runs, so it asks: mkdocs build -f F,
+// mypy --config-file F, clang-tidy --config-file=F, cspell lint -c F and
+// jest -c F after a write of F wrote the home at round 124.
+func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, args []string, writes []lineWrite) string {
 	if len(ps.when) > 0 && !slices.ContainsFunc(args, func(w string) bool {
 		return slices.ContainsFunc(ps.when, func(o string) bool { return w == o || strings.HasPrefix(w, o+"=") })
 	}) {
@@ -332,6 +371,9 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			return tool + " reads more settings files than the gate checks"
 		}
 		seen[p] = true
+		if writesSettings(writes, p) {
+			return "the line writes " + clip(p) + ", which " + tool + " reads as its settings"
+		}
 		if strings.HasSuffix(p, "/") {
 			entries, err := os.ReadDir(p)
 			if err != nil {

@@ -51,6 +51,12 @@ func (an *analyzer) optionCode(name string, args []word, short, long string) {
 			v = &word{text: t[len(long)+1:], dynamic: a.dynamic}
 		case short != "" && strings.HasPrefix(t, "-"+short) && !strings.HasPrefix(t, "--"):
 			v = &word{text: t[2:], dynamic: a.dynamic}
+		case longForm(t, long):
+			if _, val, ok := strings.Cut(t, "="); ok {
+				v = &word{text: val, dynamic: a.dynamic}
+			} else if i+1 < len(args) {
+				v = &args[i+1]
+			}
 		case a.dynamic && strings.HasPrefix(t, "-"):
 			an.opaque(name + " is given an option only known when the line runs, which may name a file of code")
 			return
@@ -70,4 +76,28 @@ func (an *analyzer) optionCode(name string, args []word, short, long string) {
 		}
 		an.usesCode(name, file)
 	}
+}
+
+// longForm reports whether the word t gives the long option long in a
+// form other than long and long=V that a tool's parser takes: -name, as
+// LLVM's tools take it (clang-tidy -config-file=F), or a prefix of
+// --name of three letters or more, as Python's argparse and Ruby's
+// OptionParser take it (mypy --conf F, rubocop --conf F). A form the
+// tool does not take only makes the analysis count one file more.
+func longForm(t, long string) bool {
+	name, ok := strings.CutPrefix(long, "--")
+	if !ok || name == "" {
+		return false
+	}
+	for _, dashes := range []string{"--", "-"} {
+		rest, ok := strings.CutPrefix(t, dashes)
+		if !ok || strings.HasPrefix(rest, "-") {
+			continue
+		}
+		key, _, _ := strings.Cut(rest, "=")
+		if key == name || dashes == "--" && len(key) >= 3 && strings.HasPrefix(name, key) {
+			return true
+		}
+	}
+	return false
 }

@@ -74,7 +74,7 @@ var settingsCode = lazy[map[string][]string]{build: func() map[string][]string {
 		"firebase":                append([]string{"firebase.json", ".firebaserc"}, node...),
 		"quarto":                  {"_quarto.yml", "_quarto.yaml", "_quarto-*.yml", "_quarto-*.yaml", "_metadata.yml", "*.py", "*.R", "*.lua", "*.ts"},
 		"latexmk":                 {".latexmkrc", "latexmkrc", "*.pl"},
-		"rubocop":                 {".rubocop.yml", ".rubocop_todo.yml", ".rubocop*.yml", "*.rb", "Gemfile"},
+		"rubocop":                 {".rubocop.yml", ".rubocop_todo.yml", ".rubocop*.yml", ".rubocop", "*.rb", "Gemfile"},
 		"phpunit":                 append([]string{"phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"}, php...),
 		"phpstan":                 append([]string{"phpstan.neon", "phpstan.neon.dist", "phpstan.dist.neon", "*.neon"}, php...),
 		"psalm":                   append([]string{"psalm.xml", "psalm.xml.dist"}, php...),
