@@ -78,6 +78,8 @@ var canaryRT124 = []settingsCanary{
 	{tool: "golangci-lint", line: "golangci-lint run -calt.yml", files: map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
 		"alt.yml": "version: \"2\"\noutput:\n  formats:\n    json:\n      path: ../home/gla.json\n"}, wrote: "gla.json"},
 	{tool: "cspell", line: "cspell lint -calt.json .", files: map[string]string{"alt.json": `{"cache": {"useCache": true, "cacheLocation": "../home/csa"}}`}, wrote: "csa"},
+	{tool: "bazel", line: "bazel --bazelrc=ci.rc version", files: map[string]string{"WORKSPACE": "",
+		"ci.rc": "startup --max_idle_secs=10\nstartup --output_user_root=../home/bzr\n"}, wrote: "bzr"},
 	// rubocop's .rubocop file holds options it adds to every command line.
 	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--cache-root ../home/rcr\n", "a.rb": "x = 1\n"}, wrote: "rcr"},
 	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--config alt.yml\n", "alt.yml": "AllCops:\n  CacheRootDirectory: ../home/rcc\n",

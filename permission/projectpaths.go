@@ -154,7 +154,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		options: []string{"-c", "--config", "--rootDir"}}
 	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
 		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
-	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true}
+	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"}}
 	// --vfsoverlay's file maps the paths the compiler reads to others
 	// (external-contents: ~/.ssh/id_ed25519 for a.c printed the key).
 	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true, operandDirs: true,
