@@ -164,6 +164,7 @@ func (g *Gate) compileCommandsUnsound(dir, text string) string {
 		Directory string   `json:"directory"`
 		Arguments []string `json:"arguments"`
 		Command   string   `json:"command"`
+		Output    string   `json:"output"`
 	}
 	if err := json.Unmarshal([]byte(text), &entries); err != nil {
 		return "cannot be read as a compilation database (" + clip(err.Error()) + ")"
@@ -172,12 +173,18 @@ func (g *Gate) compileCommandsUnsound(dir, text string) string {
 		if why := g.settingsPathUnsound(dir, e.Directory); why != "" {
 			return "compiles in " + clip(e.Directory) + ": " + why
 		}
+		if !filepath.IsAbs(e.Directory) {
+			e.Directory = filepath.Join(dir, e.Directory)
+		}
 		args := e.Arguments
 		if args == nil {
 			args = strings.Fields(e.Command)
 		}
 		if len(args) > 0 {
 			args = args[1:] // the compiler
+		}
+		if e.Output != "" {
+			args = append(args, "-o", e.Output)
 		}
 		for i := 0; i < len(args); i++ {
 			w := args[i]
