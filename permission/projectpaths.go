@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -63,6 +65,9 @@ type pathSettings struct {
 	doxyfile, operands bool
 	// erb marks YAML that the tool runs through ERB first (rubocop's).
 	erb bool
+	// scripts marks a tool whose settings files may be JavaScript it
+	// runs (cspell.config.js, .cjs, .mjs): one the project holds asks.
+	scripts bool
 	// bazelrc marks bazel's .bazelrc (bazelrcUnsound).
 	bazelrc bool
 	// args are the lower-case keys whose values are a compiler's
@@ -116,9 +121,15 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	ruff := pathSettings{files: []string{"ruff.toml", ".ruff.toml", "pyproject.toml"}, up: true,
 		keys: []string{"cache-dir", "cache_dir", "extend", "output-file"}, follow: []string{"extend"},
 		options: []string{"--config"}}
+	// hugo copies into public what its source directories and module
+	// mounts hold (round redteam125: staticDir, contentDir and a mount's
+	// source of ../home/.ssh put id_ed25519 in public).
 	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
 		"config.yml", "config.json", "config/"},
-		keys:    []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination"},
+		keys: []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination", "contentdir", "staticdir",
+			"staticdir0", "staticdir1", "staticdir2", "staticdir3", "staticdir4", "staticdir5", "staticdir6", "staticdir7",
+			"staticdir8", "staticdir9", "staticdir10", "layoutdir", "datadir", "assetdir", "i18ndir", "archetypedir",
+			"themesdir", "source"},
 		options: []string{"--config", "--configDir", "-s", "--source"}, defaults: []string{"public", "resources"}}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
@@ -138,12 +149,23 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml"}, up: true,
 		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
 		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
-	cspell := pathSettings{files: []string{"cspell.json", ".cspell.json", "cSpell.json", ".cSpell.json", "cspell.config.json",
-		"cspell.config.jsonc", "cspell.config.yaml", "cspell.config.yml", "cspell.yaml", "cspell.yml", ".cspell.config.json",
-		".cspell.config.jsonc", ".cspell.config.yaml", ".cspell.config.yml", ".vscode/cspell.json", ".vscode/cSpell.json",
-		"package.json"}, up: true,
+	// cspell's search places (cspell-lib's configLocations.js): round
+	// redteam125 found .cspell.yml and cspell.jsonc, which the gate did
+	// not read, and cspell.config.js, which cspell runs.
+	cspell := pathSettings{files: []string{"package.json", ".cspell.json", "cspell.json", ".cSpell.json", "cSpell.json",
+		".cspell.jsonc", "cspell.jsonc", ".vscode/cspell.json", ".vscode/cSpell.json", ".vscode/.cspell.json",
+		".cspell.yaml", ".cspell.yml", "cspell.yaml", "cspell.yml", ".config/.cspell.json", ".config/cspell.json",
+		".config/.cSpell.json", ".config/cSpell.json", ".config/.cspell.jsonc", ".config/cspell.jsonc", ".config/cspell.yaml",
+		".config/cspell.yml"}, up: true, scripts: true,
 		keys: []string{"cachelocation", "import", "path"}, follow: []string{"import"}, options: []string{"-c", "--config"},
 		defaults: []string{".cspellcache"}}
+	for _, dir := range []string{"", ".config/"} {
+		for _, name := range []string{"cspell.config", ".cspell.config"} {
+			for _, ext := range []string{".json", ".jsonc", ".yaml", ".yml", ".mjs", ".cjs", ".js"} {
+				cspell.files = append(cspell.files, dir+name+ext)
+			}
+		}
+	}
 	cmake := pathSettings{files: []string{"CMakePresets.json", "CMakeUserPresets.json"},
 		keys:    []string{"binarydir", "installdir", "toolchainfile", "include", "cmakeexecutable"},
 		follow:  []string{"include"},
@@ -154,7 +176,9 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		options: []string{"-c", "--config", "--rootDir"}}
 	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
 		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
-	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true}
+	// bazel --bazelrc=ci.rc reads ci.rc too (round redteam125: its
+	// --output_user_root=../home/… went unread).
+	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"}}
 	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt"}, up: true, operandDirs: true,
 		keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
 		options: []string{"--config-file"}}
@@ -323,16 +347,23 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		}
 	}
 	seen := map[string]bool{}
+	read := 0
 	for len(files) > 0 {
 		p := files[0]
 		files = files[1:]
 		if seen[p] {
 			continue
 		}
-		if len(seen) >= maxPathSettingsFiles {
+		seen[p] = true
+		if _, err := os.Lstat(strings.TrimSuffix(p, "/")); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if read++; read > maxPathSettingsFiles {
 			return tool + " reads more settings files than the gate checks"
 		}
-		seen[p] = true
+		if ps.scripts && (strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".cjs") || strings.HasSuffix(p, ".mjs")) {
+			return tool + " runs " + clip(p) + ", JavaScript of the project's, to read its settings"
+		}
 		if strings.HasSuffix(p, "/") {
 			entries, err := os.ReadDir(p)
 			if err != nil {
@@ -386,8 +417,8 @@ var localRepository = sync.OnceValue(func() *regexp.Regexp {
 // own template, with its comments, is 110 KiB.
 const maxDoxyfileSize = 1 << 20
 
-// maxPathSettingsFiles bounds the settings files read for one tool; a
-// tool that reads more makes the line opaque.
+// maxPathSettingsFiles bounds the settings files read for one tool (those
+// that exist); a tool that reads more makes the line opaque.
 const maxPathSettingsFiles = 64
 
 // settingsString matches a quoted string of an array.
@@ -422,6 +453,12 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 			}
 		}
 		return "", nil
+	}
+	ini := strings.HasSuffix(base, ".ini") || strings.HasSuffix(base, ".cfg") || base == ".coveragerc"
+	if ini {
+		if why := iniUnread(text); why != "" {
+			return why, nil
+		}
 	}
 	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml") || base == ".clang-tidy"
 	if yaml {
@@ -486,7 +523,6 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	for _, ix := range ps.values.FindAllStringSubmatchIndex(text, -1) {
 		m := []string{text[ix[0]:ix[1]], text[ix[2]:ix[3]], text[ix[4]:ix[5]]}
 		key, raw := strings.ToLower(m[1]), strings.TrimSpace(m[2])
-		ini := strings.HasSuffix(base, ".ini") || strings.HasSuffix(base, ".cfg") || base == ".coveragerc"
 		if (yaml || ini) && strings.Contains(text[ix[3]:ix[4]], "\n") {
 			// The value is on the next line: a YAML list, an INI
 			// file's continuation lines.

@@ -2,14 +2,17 @@ package permission
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // The forms of settings files that projectpaths.go reads besides a key
 // and its value on one line: YAML's lists below a key, and what YAML may
 // use to hide a value or make an object; INI values continued on the
-// lines below; a compiler's arguments (clang-tidy's ExtraArgs and
+// lines below (and iniUnread, what Python's INI readers split otherwise);
+// a compiler's arguments (clang-tidy's ExtraArgs and
 // compile_flags.txt).
 
 // yamlTricks matches what YAML may use to hide a value from a reader
@@ -23,10 +26,13 @@ var yamlTricks = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // yamlPlainTags are the tags of the !! handle that name the core schema's
-// types, which make no object.
+// types, which make no object. Not !!binary: Ruby's Psych (jekyll,
+// rubocop) and Go's YAML (hugo, golangci-lint) read it as the string its
+// base64 encodes, so that "destination: !!binary Li4v…" names ../home
+// for the tool and a word of base64 for the gate (round redteam125).
 var yamlPlainTags = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"str": true, "int": true, "bool": true, "float": true, "null": true, "seq": true,
-		"map": true, "binary": true, "timestamp": true, "set": true, "omap": true, "pairs": true}
+		"map": true, "timestamp": true, "set": true, "omap": true, "pairs": true}
 })
 
 // yamlUnread says why a YAML settings file holds what the gate does not
@@ -127,7 +133,10 @@ func compilerArgHarmless(w string) bool {
 
 // iniContinuation returns the lines that continue the INI value whose key
 // ends at offset at of text: those after its line that begin with a blank,
-// up to the first that does not.
+// up to the first that does not. Blank lines and comments do not end the
+// value: pytest's iniconfig and Python's configparser skip them and go on
+// with the indented lines after them (round redteam125: pytest read
+// --junitxml=../home/… after a blank line and after a comment).
 func iniContinuation(text string, at int) []string {
 	end := strings.IndexByte(text[at:], '\n')
 	if end < 0 {
@@ -135,12 +144,34 @@ func iniContinuation(text string, at int) []string {
 	}
 	var lines []string
 	for _, line := range strings.Split(text[at+end+1:], "\n") {
-		if line == "" || (line[0] != ' ' && line[0] != '\t') {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") {
+			continue
+		}
+		if line[0] != ' ' && line[0] != '\t' {
 			break
 		}
-		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, ";") {
-			lines = append(lines, t)
-		}
+		lines = append(lines, t)
 	}
 	return lines
+}
+
+// iniUnread says why an INI file holds what Python's readers may split
+// otherwise than the gate, or "": a blank of Unicode's or a control
+// character (Python's str.isspace and the \s of configparser's pattern
+// take U+00A0, form feed, vertical tab … for blanks, so that real pytest
+// and mypy read "cache_dir\u00a0= ../home/x" and a line that begins with
+// U+00A0 continues the value above), and a carriage return that ends a
+// line alone (Python reads text files with universal newlines).
+func iniUnread(text string) string {
+	for i, r := range text {
+		switch {
+		case r == '\r' && !strings.HasPrefix(text[i:], "\r\n"):
+			return "has a carriage return alone, which Python takes for the end of a line"
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			return "has a blank or control character " + strconv.QuoteRune(r) + ", which Python's INI readers may take for a space"
+		}
+	}
+	return ""
 }
