@@ -124,8 +124,12 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	// hugo copies into public what its source directories and module
 	// mounts hold (round redteam125: staticDir, contentDir and a mount's
 	// source of ../home/.ssh put id_ed25519 in public).
+	// It reads its themes' settings too, whose mounts copied the key as
+	// the project's did.
 	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
-		"config.yml", "config.json", "config/"},
+		"config.yml", "config.json", "config/", "themes/*/hugo.toml", "themes/*/hugo.yaml", "themes/*/hugo.yml",
+		"themes/*/hugo.json", "themes/*/config.toml", "themes/*/config.yaml", "themes/*/config.yml", "themes/*/config.json",
+		"themes/*/config/"},
 		keys: []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination", "contentdir", "staticdir",
 			"staticdir0", "staticdir1", "staticdir2", "staticdir3", "staticdir4", "staticdir5", "staticdir6", "staticdir7",
 			"staticdir8", "staticdir9", "staticdir10", "layoutdir", "datadir", "assetdir", "i18ndir", "archetypedir",
@@ -146,7 +150,8 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
 		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
 			"_includes", "_layouts", "_data", "_posts", "_drafts", "_sass", "_plugins", "assets"}}
-	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml"}, up: true,
+	// rubocop takes the words of .rubocop (argsfiles.go) before its own.
+	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml", ".rubocop"}, up: true,
 		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
 		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
 	// cspell's search places (cspell-lib's configLocations.js): round
@@ -179,9 +184,11 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	// bazel --bazelrc=ci.rc reads ci.rc too (round redteam125: its
 	// --output_user_root=../home/… went unread).
 	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"}}
-	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt"}, up: true, operandDirs: true,
-		keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
-		options: []string{"--config-file"}}
+	// clang-tidy takes the compile command of compile_commands.json
+	// too, there or in the directory -p names (argsfiles.go).
+	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true,
+		operandDirs: true, keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
+		options: []string{"--config-file", "-p"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
 		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
@@ -297,13 +304,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		}
 	}
 	for d := cwd; ; d = filepath.Dir(d) {
-		for _, f := range ps.files {
-			if strings.HasSuffix(f, "/") {
-				files = append(files, filepath.Join(d, f)+"/")
-			} else {
-				files = append(files, filepath.Join(d, f))
-			}
-		}
+		files = append(files, settingsFilesIn(d, ps.files)...)
 		if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
 			break
 		}
@@ -333,13 +334,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 				case err == nil && (fi == nil || fi.IsDir()):
 					// tsc -p DIR, pytest --rootdir DIR, hugo -s DIR, mvn
 					// -f DIR: its files.
-					for _, f := range ps.files {
-						if strings.HasSuffix(f, "/") {
-							files = append(files, filepath.Join(p, f)+"/")
-						} else {
-							files = append(files, filepath.Join(p, f))
-						}
-					}
+					files = append(files, settingsFilesIn(p, ps.files)...)
 				default:
 					files = append(files, p)
 				}
@@ -396,6 +391,28 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 	return ""
 }
 
+// settingsFilesIn returns the paths of the settings files names in dir:
+// a name that ends in "/" is a directory (its path ends in "/" too), and
+// one with a * is a pattern (hugo's themes/*/hugo.toml) whose matches
+// count.
+func settingsFilesIn(dir string, names []string) []string {
+	var out []string
+	for _, f := range names {
+		p := filepath.Join(dir, f)
+		matches := []string{p}
+		if strings.Contains(f, "*") {
+			matches, _ = filepath.Glob(p)
+		}
+		for _, m := range matches {
+			if strings.HasSuffix(f, "/") {
+				m += "/"
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // settingsValue matches a key of keys (bare, quoted, or the last part of
 // a dotted key) and its value: a quoted string, an array on any number of
 // lines, or the rest of the line.
@@ -437,6 +454,12 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	}
 	if ps.bazelrc {
 		return g.bazelrcUnsound(dir, text)
+	}
+	if base == ".rubocop" {
+		return g.rubocopArgsUnsound(dir, text), nil
+	}
+	if base == "compile_commands.json" {
+		return g.compileCommandsUnsound(dir, text), nil
 	}
 	if base == "compile_flags.txt" {
 		// clang's arguments, one a line (clang-tidy a.c printed the
