@@ -4,7 +4,14 @@ package permission_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
 )
 
 // b64 is s in base64, as YAML's !!binary holds it.
@@ -51,6 +58,12 @@ var canaryRT125 = []settingsCanary{
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "staticDir = \"../home/.ssh\"\n", "content/_index.md": "x\n"}, copied: "public/id_ed25519"},
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "[module]\n[[module.mounts]]\nsource = \"../home/.ssh\"\ntarget = \"static\"\n",
 		"content/_index.md": "x\n"}, copied: "public/id_ed25519"},
+	// rubocop takes the words of .rubocop before its own, and hugo reads
+	// its themes' settings, whose mounts it copies.
+	{tool: "rubocop", line: "rubocop", files: map[string]string{".rubocop": "--out ../home/ro.txt\n", "a.rb": "x = 1\n"}, wrote: "ro.txt"},
+	{tool: "rubocop", line: "rubocop", files: map[string]string{".rubocop": "--cache-root ../home/rcr\n", "a.rb": "x = 1\n"}, wrote: "rcr"},
+	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "theme = \"t\"\n", "content/_index.md": "x\n",
+		"themes/t/hugo.toml": "[module]\n[[module.mounts]]\nsource = \"../../../home/.ssh\"\ntarget = \"static\"\n"}, copied: "public/id_ed25519"},
 	// Settings files the gate did not read: bazel's --bazelrc, cspell's
 	// .cspell.yml and cspell.jsonc, and cspell.config.js, which cspell
 	// runs.
@@ -65,8 +78,8 @@ var canaryRT125 = []settingsCanary{
 // anew: pyproject.toml with multi-line arrays, comments, literal strings
 // and escaped quotes; pytest.ini with CRLF, a comment and a blank line in
 // addopts; mypy.ini's sections; hugo's static directories and module
-// mounts in the project; cspell's .cspell.yml; bazel's --bazelrc; a YAML
-// key tagged !!str.
+// mounts in the project, and a theme's; cspell's .cspell.yml; bazel's
+// --bazelrc; a YAML key tagged !!str; rubocop's .rubocop of formats.
 var rt125Ordinary = []settingsOrdinary{
 	{tool: "pytest", line: "pytest", files: map[string]string{"pyproject.toml": "[project]\nname = \"x\"\nversion = \"1.0\"\n\n" +
 		"[tool.pytest.ini_options]\nminversion = \"7.0\"\naddopts = [\n  \"-ra\",  # report all [but passes]\n  '--strict-markers',\n" +
@@ -85,6 +98,11 @@ var rt125Ordinary = []settingsOrdinary{
 	{tool: "bazel", line: "bazel --bazelrc=ci.bazelrc version", files: map[string]string{"WORKSPACE": "",
 		"ci.bazelrc": "startup --max_idle_secs=10\nbuild --jobs=4 --disk_cache=.cache/disk\n"}},
 	{tool: "jekyll", line: "jekyll build", files: map[string]string{"_config.yml": "title: x\n!!str destination: _site\n", "index.md": "---\n---\nx\n"}},
+	{tool: "rubocop", line: "rubocop", files: map[string]string{".rubocop": "--format progress\n--display-cop-names --parallel\n--fail-level=warning\n",
+		"a.rb": "x = 1\n"}},
+	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "theme = \"t\"\n", "content/_index.md": "x\n",
+		"themes/t/hugo.toml":    "[params]\ncolor = \"blue\"\n[module]\n[[module.mounts]]\nsource = \"static\"\ntarget = \"static\"\n",
+		"themes/t/static/t.css": "p {}\n"}},
 }
 
 // TestCanaryRT125 checks canaryRT125 and rt125Ordinary as
@@ -92,4 +110,41 @@ var rt125Ordinary = []settingsOrdinary{
 func TestCanaryRT125(t *testing.T) {
 	t.Parallel()
 	checkSettingsCanaries(t, canaryRT125, rt125Ordinary)
+}
+
+// TestCanaryRT125CompileCommands checks clang-tidy's compile_commands.json
+// (which names the project's absolute directory, so the files are made in
+// the fixture): a compile command with -include ../home/.ssh/id_ed25519
+// asks and, run, prints the key; one as cmake writes it stays allowed and
+// prints nothing of the home.
+func TestCanaryRT125CompileCommands(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		command string
+		want    permission.Decision
+	}{
+		{"cc -include ../home/.ssh/id_ed25519 -c a.c", permission.Ask},
+		{"cc -I../home/.ssh -c a.c", permission.Ask},
+		{"/usr/bin/cc -DNDEBUG -I{wd}/include -Iinclude -O2 -Wall -std=c11 -o CMakeFiles/p.dir/a.c.o -c {wd}/a.c", permission.Allow},
+	} {
+		home, wd := unlinkedFixture(t)
+		command := strings.ReplaceAll(c.command, "{wd}", wd)
+		db, err := json.Marshal([]map[string]string{{"directory": wd, "file": filepath.Join(wd, "a.c"), "command": command}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeTreeMode(t, wd, map[string]string{"compile_commands.json": string(db), "a.c": "int f(void) { return 1; }\n",
+			"include/a.h": "#define A 1\n"}, 0o644)
+		if v := secretDecider(t, home, wd)("clang-tidy a.c"); v.Decision != c.want {
+			t.Errorf("clang-tidy a.c with %q: %v (%s), want %v", command, v.Decision, v.Reason, c.want)
+		}
+		if _, err := exec.LookPath("clang-tidy"); err != nil {
+			tooltest.LeftOut(t, "clang-tidy is not installed: the real run of clang-tidy a.c is left out", tooltest.CanaryTools)
+			continue
+		}
+		out := runIn(t, home, wd, "clang-tidy a.c")
+		if printed := strings.Contains(out, round84Key); printed != (c.want == permission.Ask && strings.Contains(command, "-include")) {
+			t.Errorf("clang-tidy a.c with %q printed the key: %v:\n%s", command, printed, out)
+		}
+	}
 }
