@@ -49,7 +49,7 @@ var doxyTextKeys = sync.OnceValue(func() map[string]bool {
 		"QHP_SECT_FILTER_ATTRS": true, "ECLIPSE_DOC_ID": true, "HTML_FILE_EXTENSION": true, "DOT_FONTNAME": true,
 		"DOT_COMMON_ATTR": true, "DOT_EDGE_ATTR": true, "DOT_NODE_ATTR": true, "LATEX_BIB_STYLE": true,
 		"PAPER_TYPE": true, "WARN_FORMAT": true, "WARN_LINE_FORMAT": true, "EXTRA_PACKAGES": true, "MAN_EXTENSION": true, "MAN_SUBDIR": true, "PERLMOD_MAKEVAR_PREFIX": true,
-		"OUTPUT_LANGUAGE": true, "INPUT_ENCODING": true, "INPUT_FILE_ENCODING": true, "DOXYFILE_ENCODING": true,
+		"OUTPUT_LANGUAGE": true, "INPUT_ENCODING": true, "INPUT_FILE_ENCODING": true,
 		"CHM_INDEX_ENCODING": true, "TOC_INCLUDE_HEADINGS": true, "HTML_FORMULA_FORMAT": true, "MATHJAX_VERSION": true,
 		"MATHJAX_FORMAT": true, "MATHJAX_EXTENSIONS": true,
 	}
@@ -103,6 +103,14 @@ func (g *Gate) doxyfileUnsound(cwd, text string) (string, []string) {
 			}
 			if strings.Trim(value, `" `) != "" {
 				return "sets " + clip(key) + ", which names a command doxygen runs or its files", nil
+			}
+			continue
+		}
+		if key == "DOXYFILE_ENCODING" {
+			// Doxygen recodes every value from it: in UTF-7,
+			// +AC4ALgAv-home is ../home (round redteam125).
+			if e := strings.ToUpper(strings.Trim(value, `" `)); e != "" && e != "UTF-8" && e != "UTF8" {
+				return "sets DOXYFILE_ENCODING to " + clip(value) + ", from which doxygen recodes the values the gate reads", nil
 			}
 			continue
 		}
