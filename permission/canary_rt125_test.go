@@ -64,6 +64,13 @@ var canaryRT125 = []settingsCanary{
 	{tool: "rubocop", line: "rubocop", files: map[string]string{".rubocop": "--cache-root ../home/rcr\n", "a.rb": "x = 1\n"}, wrote: "rcr"},
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "theme = \"t\"\n", "content/_index.md": "x\n",
 		"themes/t/hugo.toml": "[module]\n[[module.mounts]]\nsource = \"../../../home/.ssh\"\ntarget = \"static\"\n"}, copied: "public/id_ed25519"},
+	// doxygen recodes its values from DOXYFILE_ENCODING (in UTF-7,
+	// +AC4ALgAv- is ../), and bazel joins a line ending in a backslash to
+	// the next with nothing between.
+	{tool: "doxygen", line: "doxygen", files: map[string]string{"Doxyfile": "DOXYFILE_ENCODING = UTF-7\nGENERATE_LATEX = NO\nOUTPUT_DIRECTORY = +AC4ALgAv-home/u7\n"},
+		wrote: "u7/html/index.html"},
+	{tool: "bazel", line: "bazel version", files: map[string]string{"WORKSPACE": "",
+		".bazelrc": "startup --max_idle_secs=10\nstartup --output_user_root=.\\\n./home/bzc\n"}, wrote: "bzc"},
 	// Settings files the gate did not read: bazel's --bazelrc, cspell's
 	// .cspell.yml and cspell.jsonc, and cspell.config.js, which cspell
 	// runs.
@@ -79,7 +86,8 @@ var canaryRT125 = []settingsCanary{
 // and escaped quotes; pytest.ini with CRLF, a comment and a blank line in
 // addopts; mypy.ini's sections; hugo's static directories and module
 // mounts in the project, and a theme's; cspell's .cspell.yml; bazel's
-// --bazelrc; a YAML key tagged !!str; rubocop's .rubocop of formats.
+// --bazelrc with a line continued; a YAML key tagged !!str; rubocop's
+// .rubocop of formats; a Doxyfile in UTF-8.
 var rt125Ordinary = []settingsOrdinary{
 	{tool: "pytest", line: "pytest", files: map[string]string{"pyproject.toml": "[project]\nname = \"x\"\nversion = \"1.0\"\n\n" +
 		"[tool.pytest.ini_options]\nminversion = \"7.0\"\naddopts = [\n  \"-ra\",  # report all [but passes]\n  '--strict-markers',\n" +
@@ -96,7 +104,8 @@ var rt125Ordinary = []settingsOrdinary{
 	{tool: "cspell", line: "cspell lint .", files: map[string]string{".cspell.yml": "version: \"0.2\"\nwords:\n  - mkdocs\ncache:\n  useCache: true\n" +
 		"  cacheLocation: .cspellcache\n"}},
 	{tool: "bazel", line: "bazel --bazelrc=ci.bazelrc version", files: map[string]string{"WORKSPACE": "",
-		"ci.bazelrc": "startup --max_idle_secs=10\nbuild --jobs=4 --disk_cache=.cache/disk\n"}},
+		"ci.bazelrc": "startup --max_idle_secs=10\nbuild --jobs=4 \\\n    --disk_cache=.cache/disk\n"}},
+	{tool: "doxygen", line: "doxygen", files: map[string]string{"Doxyfile": "DOXYFILE_ENCODING = UTF-8\nGENERATE_LATEX = NO\nOUTPUT_DIRECTORY = docs\n"}},
 	{tool: "jekyll", line: "jekyll build", files: map[string]string{"_config.yml": "title: x\n!!str destination: _site\n", "index.md": "---\n---\nx\n"}},
 	{tool: "rubocop", line: "rubocop", files: map[string]string{".rubocop": "--format progress\n--display-cop-names --parallel\n--fail-level=warning\n",
 		"a.rb": "x = 1\n"}},
