@@ -91,8 +91,18 @@ func (g *Gate) doxyfileUnsound(cwd, text string) (string, []string) {
 			return "sets " + clip(key) + " to a value with an escape, which the gate does not read", nil
 		}
 		var words []string
-		for _, w := range doxyWord().FindAllStringSubmatch(value, -1) {
-			words = append(words, w[1]+w[2])
+		end := -1
+		for _, ix := range doxyWord().FindAllStringSubmatchIndex(value, -1) {
+			if ix[0] == end {
+				// ".""./home": doxygen joins a quoted word to the
+				// word it touches, into ../home (round redteam125).
+				return "sets " + clip(key) + " to a quoted word that touches another, which doxygen joins", nil
+			}
+			end = ix[1]
+			words = append(words, value[ix[0]:ix[1]])
+			if ix[2] >= 0 {
+				words[len(words)-1] = value[ix[2]:ix[3]]
+			}
 		}
 		if strings.Count(value, `"`)%2 != 0 {
 			return "sets " + clip(key) + " to a value the gate does not read", nil

@@ -156,14 +156,15 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
 	// cspell's search places (cspell-lib's configLocations.js): round
 	// redteam125 found .cspell.yml and cspell.jsonc, which the gate did
-	// not read, and cspell.config.js, which cspell runs.
+	// not read, and cspell.config.js and the modules of reporters, which
+	// cspell runs.
 	cspell := pathSettings{files: []string{"package.json", ".cspell.json", "cspell.json", ".cSpell.json", "cSpell.json",
 		".cspell.jsonc", "cspell.jsonc", ".vscode/cspell.json", ".vscode/cSpell.json", ".vscode/.cspell.json",
 		".cspell.yaml", ".cspell.yml", "cspell.yaml", "cspell.yml", ".config/.cspell.json", ".config/cspell.json",
 		".config/.cSpell.json", ".config/cSpell.json", ".config/.cspell.jsonc", ".config/cspell.jsonc", ".config/cspell.yaml",
 		".config/cspell.yml"}, up: true, scripts: true,
-		keys: []string{"cachelocation", "import", "path"}, follow: []string{"import"}, options: []string{"-c", "--config"},
-		defaults: []string{".cspellcache"}}
+		keys: []string{"cachelocation", "import", "path", "reporters"}, code: []string{"reporters"}, follow: []string{"import"},
+		options: []string{"-c", "--config"}, defaults: []string{".cspellcache"}}
 	for _, dir := range []string{"", ".config/"} {
 		for _, name := range []string{"cspell.config", ".cspell.config"} {
 			for _, ext := range []string{".json", ".jsonc", ".yaml", ".yml", ".mjs", ".cjs", ".js"} {
