@@ -71,14 +71,19 @@ var canaryRT125 = []settingsCanary{
 		wrote: "u7/html/index.html"},
 	{tool: "bazel", line: "bazel version", files: map[string]string{"WORKSPACE": "",
 		".bazelrc": "startup --max_idle_secs=10\nstartup --output_user_root=.\\\n./home/bzc\n"}, wrote: "bzc"},
+	// doxygen joins a quoted word to the word it touches.
+	{tool: "doxygen", line: "doxygen", files: map[string]string{"Doxyfile": "GENERATE_LATEX = NO\nOUTPUT_DIRECTORY = \".\"./home/dq\n"}, wrote: "dq/html/index.html"},
+	{tool: "doxygen", line: "doxygen", files: map[string]string{"Doxyfile": "GENERATE_LATEX = NO\nOUTPUT_DIRECTORY = .\"\"./home/dq2\n"}, wrote: "dq2/html/index.html"},
 	// Settings files the gate did not read: bazel's --bazelrc, cspell's
-	// .cspell.yml and cspell.jsonc, and cspell.config.js, which cspell
-	// runs.
+	// .cspell.yml and cspell.jsonc; and cspell.config.js and a reporter's
+	// module, which cspell runs.
 	{tool: "bazel", line: "bazel --bazelrc=ci.rc version", files: map[string]string{"WORKSPACE": "",
 		"ci.rc": "startup --max_idle_secs=10\nstartup --output_user_root=../home/bzr\n"}, wrote: "bzr"},
 	{tool: "cspell", line: "cspell lint .", files: map[string]string{".cspell.yml": "cache:\n  useCache: true\n  cacheLocation: ../home/dy\n"}, wrote: "dy"},
 	{tool: "cspell", line: "cspell lint .", files: map[string]string{"cspell.jsonc": "{\"cache\": {\"useCache\": true, \"cacheLocation\": \"../home/jc\"}}"}, wrote: "jc"},
 	{tool: "cspell", line: "cspell lint .", files: map[string]string{"cspell.config.js": "require('fs').writeFileSync('../home/csjs', 'x');\nmodule.exports = {};\n"}, wrote: "csjs"},
+	{tool: "cspell", line: "cspell lint .", files: map[string]string{"cspell.json": `{"reporters": ["./r.cjs"]}`,
+		"r.cjs": "require('fs').writeFileSync('../home/rep', 'x');\nmodule.exports = {};\n"}, wrote: "rep"},
 }
 
 // rt125Ordinary are ordinary projects in the forms round redteam125 reads
