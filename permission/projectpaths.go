@@ -113,8 +113,11 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		up:      true,
 		keys:    []string{"cache_dir", "log_file", "addopts", "junit_xml", "data_file", "directory", "output", "rootdir", "basetemp"},
 		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}}
+	// mypy checks the files its settings name, and with pretty prints
+	// their lines (round redteam125: files = ../home/.ssh/id_ed25519
+	// printed the key).
 	mypy := pathSettings{files: []string{"mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"}, up: true,
-		keys: []string{"cache_dir", "junit_xml", "plugins", "html_report", "txt_report", "xml_report",
+		keys: []string{"cache_dir", "junit_xml", "plugins", "files", "html_report", "txt_report", "xml_report",
 			"linecount_report", "linecoverage_report", "lineprecision_report", "any_exprs_report",
 			"cobertura_xml_report", "memory_xml_report", "xslt_html_report", "xslt_txt_report"},
 		options: []string{"--config-file"}}
