@@ -45,6 +45,8 @@ var canaryRT125 = []settingsCanary{
 	{tool: "pytest", line: "pytest", files: map[string]string{"pytest.ini": "[pytest]\naddopts = -q\n\u00a0--junitxml=../home/inc.xml\n", "test_a.py": rt125Test}, wrote: "inc.xml"},
 	{tool: "mypy", line: "mypy a.py", files: map[string]string{"mypy.ini": "[mypy]\ncache_dir\u00a0= ../home/mnb\n", "a.py": "x = 1\n"}, wrote: "mnb/CACHEDIR.TAG"},
 	{tool: "mypy", line: "mypy a.py", files: map[string]string{"mypy.ini": "[mypy]\ncache_dir\f= ../home/mff\n", "a.py": "x = 1\n"}, wrote: "mff/CACHEDIR.TAG"},
+	// mypy checks the files its settings name, and prints their lines.
+	{tool: "mypy", line: "mypy", files: map[string]string{"mypy.ini": "[mypy]\nfiles = ../home/.ssh/id_ed25519\npretty = True\n"}, printed: true},
 	// YAML keys in base64 (!binary, !!binary), which Ruby's Psych and
 	// Go's YAML decode and yaml.v3 leaves as they are.
 	{tool: "jekyll", line: "jekyll build", files: map[string]string{"_config.yml": "? !binary " + b64("destination") + "\n: ../home/jbk\n", "index.md": "---\n---\nx\n"}, wrote: "jbk/index.html"},
@@ -100,6 +102,7 @@ var rt125Ordinary = []settingsOrdinary{
 		"[tool.mypy]\ncache_dir = \".mypy_cache\"\n\n[tool.coverage.html]\ndirectory = \"htmlcov\"\n", "tests/test_a.py": rt125Test}},
 	{tool: "pytest", line: "pytest", files: map[string]string{"pytest.ini": "[pytest]\r\naddopts =\r\n    -ra\r\n    # --pdb\r\n\r\n    --strict-markers\r\n" +
 		"testpaths = tests\r\n\r\n; the cache\r\ncache_dir = .cache/pytest\r\n", "tests/test_a.py": rt125Test}},
+	{tool: "mypy", line: "mypy", files: map[string]string{"setup.cfg": "[mypy]\nfiles = a.py, src\npretty = True\n", "a.py": "x = 1\n", "src/b.py": "y = 2\n"}},
 	{tool: "mypy", line: "mypy a.py", files: map[string]string{"mypy.ini": "[mypy]\ncache_dir = .cache/mypy\nwarn_unused_configs = True\n\n" +
 		"[mypy-tests.*]\nignore_errors = True\n", "a.py": "x = 1\n"}},
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "baseURL = \"https://example.org/\"\ntitle = \"x\"\nstaticDir = [\"static\", \"more\"]\n" +
