@@ -75,9 +75,11 @@ type pathSettings struct {
 	// judged by compilerArgHarmless.
 	args []string
 	// operandDirs marks a tool that reads the settings files of each
-	// file its words name, in that file's directory and those above it
-	// (clang-tidy's .clang-tidy).
-	operandDirs bool
+	// file or directory its words name, in that file's directory (or
+	// that directory) and those above it (clang-tidy's .clang-tidy,
+	// pytest's and golangci-lint's settings); with operandsEnd, its words
+	// after -- are not its operands (clang-tidy's compiler arguments).
+	operandDirs, operandsEnd bool
 	// fromCwd marks a tool that resolves some relative paths of a
 	// settings file from elsewhere than its directory (rubocop's
 	// inherited CacheRootDirectory, cmake's included presets' binaryDir):
@@ -110,7 +112,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		follow:  []string{"extends", "path"},
 		options: []string{"-p", "--project"}}
 	pytest := pathSettings{files: []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", ".coveragerc"},
-		up:      true,
+		up: true, operandDirs: true,
 		keys:    []string{"cache_dir", "log_file", "addopts", "junit_xml", "data_file", "directory", "output", "rootdir", "basetemp"},
 		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}}
 	// mypy checks the files its settings name, and with pretty prints
@@ -184,14 +186,15 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 			"globalsetup", "globalteardown", "setupfiles", "setupfilesafterenv", "testresultsprocessor", "snapshotresolver"},
 		options: []string{"-c", "--config", "--rootDir"}}
 	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
-		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
+		operandDirs: true,
+		keys:        []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
 	// bazel --bazelrc=ci.rc reads ci.rc too (round redteam125: its
 	// --output_user_root=../home/… went unread).
 	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"}}
 	// clang-tidy takes the compile command of compile_commands.json
 	// too, there or in the directory -p names (argsfiles.go).
 	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true,
-		operandDirs: true, keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
+		operandDirs: true, operandsEnd: true, keys: []string{"extraargs", "extraargsbefore"}, args: []string{"extraargs", "extraargsbefore"},
 		options: []string{"--config-file", "-p"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
 		&clangTidy, &golangci} {
@@ -272,21 +275,30 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 	}
 	var files []string
 	if ps.operandDirs {
-		// clang-tidy src/a.c: src's .clang-tidy, and those above.
+		// clang-tidy src/a.c: src's .clang-tidy, and those above;
+		// pytest sub, golangci-lint run ./sub/...: sub's, and those
+		// above (round redteam125: real pytest and golangci-lint read
+		// sub/tox.ini and sub/.golangci.yml and wrote ../home by them).
 		for _, w := range args {
-			if w == "--" {
+			if w == "--" && ps.operandsEnd {
 				break
 			}
 			if w == "" || strings.HasPrefix(w, "-") {
 				continue
 			}
+			w = strings.TrimSuffix(w, "/...")
+			if i := strings.Index(w, "::"); i >= 0 {
+				w = w[:i] // pytest a_test.py::test_x
+			}
 			if !filepath.IsAbs(w) {
 				w = filepath.Join(cwd, w)
 			}
-			for d := filepath.Dir(filepath.Clean(w)); pathmatch.Within(d, g.workdir); d = filepath.Dir(d) {
-				for _, f := range ps.files {
-					files = append(files, filepath.Join(d, f))
-				}
+			start := filepath.Dir(filepath.Clean(w))
+			if fi, err := os.Stat(w); err == nil && fi.IsDir() {
+				start = filepath.Clean(w)
+			}
+			for d := start; pathmatch.Within(d, g.workdir); d = filepath.Dir(d) {
+				files = append(files, settingsFilesIn(d, ps.files)...)
 				if d == filepath.Dir(d) {
 					break
 				}
