@@ -45,6 +45,12 @@ var canaryRT125 = []settingsCanary{
 	{tool: "pytest", line: "pytest", files: map[string]string{"pytest.ini": "[pytest]\naddopts = -q\n\u00a0--junitxml=../home/inc.xml\n", "test_a.py": rt125Test}, wrote: "inc.xml"},
 	{tool: "mypy", line: "mypy a.py", files: map[string]string{"mypy.ini": "[mypy]\ncache_dir\u00a0= ../home/mnb\n", "a.py": "x = 1\n"}, wrote: "mnb/CACHEDIR.TAG"},
 	{tool: "mypy", line: "mypy a.py", files: map[string]string{"mypy.ini": "[mypy]\ncache_dir\f= ../home/mff\n", "a.py": "x = 1\n"}, wrote: "mff/CACHEDIR.TAG"},
+	// pytest and golangci-lint read the settings of the directories their
+	// words name, and those above.
+	{tool: "pytest", line: "pytest sub/test_a.py", files: map[string]string{"sub/tox.ini": "[pytest]\ncache_dir = ../../home/pt\n", "sub/test_a.py": rt125Test},
+		wrote: "pt/CACHEDIR.TAG"},
+	{tool: "golangci-lint", line: "golangci-lint run ./sub/...", files: map[string]string{"go.mod": "module m\n\ngo 1.21\n", "sub/m.go": "package m\n",
+		"sub/.golangci.yml": "version: \"2\"\noutput:\n  formats:\n    json:\n      path: ../../home/gs.json\n"}, wrote: "gs.json"},
 	// mypy checks the files its settings name, and prints their lines.
 	{tool: "mypy", line: "mypy", files: map[string]string{"mypy.ini": "[mypy]\nfiles = ../home/.ssh/id_ed25519\npretty = True\n"}, printed: true},
 	// YAML keys in base64 (!binary, !!binary), which Ruby's Psych and
@@ -102,6 +108,8 @@ var rt125Ordinary = []settingsOrdinary{
 		"[tool.mypy]\ncache_dir = \".mypy_cache\"\n\n[tool.coverage.html]\ndirectory = \"htmlcov\"\n", "tests/test_a.py": rt125Test}},
 	{tool: "pytest", line: "pytest", files: map[string]string{"pytest.ini": "[pytest]\r\naddopts =\r\n    -ra\r\n    # --pdb\r\n\r\n    --strict-markers\r\n" +
 		"testpaths = tests\r\n\r\n; the cache\r\ncache_dir = .cache/pytest\r\n", "tests/test_a.py": rt125Test}},
+	{tool: "pytest", line: "pytest tests/test_a.py::test_a", files: map[string]string{"tests/pytest.ini": "[pytest]\naddopts = -ra\ncache_dir = .cache\n",
+		"tests/test_a.py": rt125Test}},
 	{tool: "mypy", line: "mypy", files: map[string]string{"setup.cfg": "[mypy]\nfiles = a.py, src\npretty = True\n", "a.py": "x = 1\n", "src/b.py": "y = 2\n"}},
 	{tool: "mypy", line: "mypy a.py", files: map[string]string{"mypy.ini": "[mypy]\ncache_dir = .cache/mypy\nwarn_unused_configs = True\n\n" +
 		"[mypy-tests.*]\nignore_errors = True\n", "a.py": "x = 1\n"}},
