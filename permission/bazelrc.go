@@ -44,8 +44,11 @@ var bazelPathOptions = sync.OnceValue(func() map[string]bool {
 // returns the files it imports.
 func (g *Gate) bazelrcUnsound(dir, text string) (string, []string) {
 	var more []string
-	text = strings.ReplaceAll(text, "\\\r\n", " ")
-	text = strings.ReplaceAll(text, "\\\n", " ")
+	// Bazel joins a line ending in a backslash to the next with nothing
+	// between (rc_file.cc): "--output_user_root=.\" and "./home/x" are
+	// --output_user_root=../home/x (round redteam125).
+	text = strings.ReplaceAll(text, "\\\r\n", "")
+	text = strings.ReplaceAll(text, "\\\n", "")
 	for _, line := range configLines(text) {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]

@@ -49,7 +49,7 @@ var doxyTextKeys = sync.OnceValue(func() map[string]bool {
 		"QHP_SECT_FILTER_ATTRS": true, "ECLIPSE_DOC_ID": true, "HTML_FILE_EXTENSION": true, "DOT_FONTNAME": true,
 		"DOT_COMMON_ATTR": true, "DOT_EDGE_ATTR": true, "DOT_NODE_ATTR": true, "LATEX_BIB_STYLE": true,
 		"PAPER_TYPE": true, "WARN_FORMAT": true, "WARN_LINE_FORMAT": true, "EXTRA_PACKAGES": true, "MAN_EXTENSION": true, "MAN_SUBDIR": true, "PERLMOD_MAKEVAR_PREFIX": true,
-		"OUTPUT_LANGUAGE": true, "INPUT_ENCODING": true, "INPUT_FILE_ENCODING": true, "DOXYFILE_ENCODING": true,
+		"OUTPUT_LANGUAGE": true, "INPUT_ENCODING": true, "INPUT_FILE_ENCODING": true,
 		"CHM_INDEX_ENCODING": true, "TOC_INCLUDE_HEADINGS": true, "HTML_FORMULA_FORMAT": true, "MATHJAX_VERSION": true,
 		"MATHJAX_FORMAT": true, "MATHJAX_EXTENSIONS": true,
 	}
@@ -91,8 +91,18 @@ func (g *Gate) doxyfileUnsound(cwd, text string) (string, []string) {
 			return "sets " + clip(key) + " to a value with an escape, which the gate does not read", nil
 		}
 		var words []string
-		for _, w := range doxyWord().FindAllStringSubmatch(value, -1) {
-			words = append(words, w[1]+w[2])
+		end := -1
+		for _, ix := range doxyWord().FindAllStringSubmatchIndex(value, -1) {
+			if ix[0] == end {
+				// ".""./home": doxygen joins a quoted word to the
+				// word it touches, into ../home (round redteam125).
+				return "sets " + clip(key) + " to a quoted word that touches another, which doxygen joins", nil
+			}
+			end = ix[1]
+			words = append(words, value[ix[0]:ix[1]])
+			if ix[2] >= 0 {
+				words[len(words)-1] = value[ix[2]:ix[3]]
+			}
 		}
 		if strings.Count(value, `"`)%2 != 0 {
 			return "sets " + clip(key) + " to a value the gate does not read", nil
@@ -103,6 +113,14 @@ func (g *Gate) doxyfileUnsound(cwd, text string) (string, []string) {
 			}
 			if strings.Trim(value, `" `) != "" {
 				return "sets " + clip(key) + ", which names a command doxygen runs or its files", nil
+			}
+			continue
+		}
+		if key == "DOXYFILE_ENCODING" {
+			// Doxygen recodes every value from it: in UTF-7,
+			// +AC4ALgAv-home is ../home (round redteam125).
+			if e := strings.ToUpper(strings.Trim(value, `" `)); e != "" && e != "UTF-8" && e != "UTF8" {
+				return "sets DOXYFILE_ENCODING to " + clip(value) + ", from which doxygen recodes the values the gate reads", nil
 			}
 			continue
 		}

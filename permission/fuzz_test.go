@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/BurntSushi/toml"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -169,5 +170,40 @@ func FuzzSettingsParsed(f *testing.F) {
 			}
 		}
 		walk(v)
+	})
+}
+
+// FuzzSettingsTOMLAndINI checks the TOML and INI readers of round
+// redteam125: they do not panic, and tomlEntries finds every key that
+// the TOML parser's own list of keys holds.
+func FuzzSettingsTOMLAndINI(f *testing.F) {
+	f.Add("[tool.pytest.ini_options]\naddopts = [\n  \"-q\", # see ]\n  \"--junitxml=x.xml\",\n]\n")
+	f.Add("[tool.pytest]\nini_options = {junit_xml = 1, cache_dir = \"x\\\"/y\"}\n")
+	f.Add("[[module.mounts]]\nsource = 'a'\n[[module.mounts]]\n\"source\" = \"b\"\n")
+	f.Add("[pytest]\naddopts = -q\n\n    --junitxml=x.xml\n# c\n  -ra\n")
+	f.Add("[mypy]\ncache_dir\u00a0= x\r\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		iniUnread(text)
+		for i := range min(len(text)+1, 64) {
+			iniContinuation(text, i)
+		}
+		entries, err := tomlEntries(text)
+		if err != nil {
+			return
+		}
+		var doc map[string]any
+		md, err := toml.Decode(text, &doc)
+		if err != nil {
+			t.Fatalf("%q decodes once but not twice: %v", text, err)
+		}
+		found := map[string]bool{}
+		for _, e := range entries {
+			found[e.key] = true
+		}
+		for _, k := range md.Keys() {
+			if last := k[len(k)-1]; !found[last] {
+				t.Fatalf("key %q of %q not among the entries %v", last, text, entries)
+			}
+		}
 	})
 }

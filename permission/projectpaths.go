@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -63,6 +65,9 @@ type pathSettings struct {
 	doxyfile, operands bool
 	// erb marks YAML that the tool runs through ERB first (rubocop's).
 	erb bool
+	// scripts marks a tool whose settings files may be JavaScript it
+	// runs (cspell.config.js, .cjs, .mjs): one the project holds asks.
+	scripts bool
 	// bazelrc marks bazel's .bazelrc (bazelrcUnsound).
 	bazelrc bool
 	// args are the lower-case keys whose values are a compiler's
@@ -70,9 +75,11 @@ type pathSettings struct {
 	// judged by compilerArgHarmless.
 	args []string
 	// operandDirs marks a tool that reads the settings files of each
-	// file its words name, in that file's directory and those above it
-	// (clang-tidy's .clang-tidy).
-	operandDirs bool
+	// file or directory its words name, in that file's directory (or
+	// that directory) and those above it (clang-tidy's .clang-tidy,
+	// pytest's and golangci-lint's settings); with operandsEnd, its words
+	// after -- are not its operands (clang-tidy's compiler arguments).
+	operandDirs, operandsEnd bool
 	// fromCwd marks a tool that resolves some relative paths of a
 	// settings file from elsewhere than its directory (rubocop's
 	// inherited CacheRootDirectory, cmake's included presets' binaryDir):
@@ -105,20 +112,33 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		follow:  []string{"extends", "path"},
 		options: []string{"-p", "--project"}}
 	pytest := pathSettings{files: []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", ".coveragerc"},
-		up:      true,
+		up: true, operandDirs: true,
 		keys:    []string{"cache_dir", "log_file", "addopts", "junit_xml", "data_file", "directory", "output", "rootdir", "basetemp"},
 		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}}
+	// mypy checks the files its settings name, and with pretty prints
+	// their lines (round redteam125: files = ../home/.ssh/id_ed25519
+	// printed the key).
 	mypy := pathSettings{files: []string{"mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"}, up: true,
-		keys: []string{"cache_dir", "junit_xml", "plugins", "html_report", "txt_report", "xml_report",
+		keys: []string{"cache_dir", "junit_xml", "plugins", "files", "html_report", "txt_report", "xml_report",
 			"linecount_report", "linecoverage_report", "lineprecision_report", "any_exprs_report",
 			"cobertura_xml_report", "memory_xml_report", "xslt_html_report", "xslt_txt_report"},
 		options: []string{"--config-file"}}
 	ruff := pathSettings{files: []string{"ruff.toml", ".ruff.toml", "pyproject.toml"}, up: true,
 		keys: []string{"cache-dir", "cache_dir", "extend", "output-file"}, follow: []string{"extend"},
 		options: []string{"--config"}}
+	// hugo copies into public what its source directories and module
+	// mounts hold (round redteam125: staticDir, contentDir and a mount's
+	// source of ../home/.ssh put id_ed25519 in public).
+	// It reads its themes' settings too, whose mounts copied the key as
+	// the project's did.
 	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
-		"config.yml", "config.json", "config/"},
-		keys:    []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination"},
+		"config.yml", "config.json", "config/", "themes/*/hugo.toml", "themes/*/hugo.yaml", "themes/*/hugo.yml",
+		"themes/*/hugo.json", "themes/*/config.toml", "themes/*/config.yaml", "themes/*/config.yml", "themes/*/config.json",
+		"themes/*/config/"},
+		keys: []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination", "contentdir", "staticdir",
+			"staticdir0", "staticdir1", "staticdir2", "staticdir3", "staticdir4", "staticdir5", "staticdir6", "staticdir7",
+			"staticdir8", "staticdir9", "staticdir10", "layoutdir", "datadir", "assetdir", "i18ndir", "archetypedir",
+			"themesdir", "source"},
 		options: []string{"--config", "--configDir", "-s", "--source"}, defaults: []string{"public", "resources"}}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
@@ -135,15 +155,28 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
 		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
 			"_includes", "_layouts", "_data", "_posts", "_drafts", "_sass", "_plugins", "assets"}}
+	// rubocop takes the words of .rubocop (argsfiles.go) before its own.
 	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml", ".rubocop"}, up: true,
 		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
 		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
-	cspell := pathSettings{files: []string{"cspell.json", ".cspell.json", "cSpell.json", ".cSpell.json", "cspell.config.json",
-		"cspell.config.jsonc", "cspell.config.yaml", "cspell.config.yml", "cspell.yaml", "cspell.yml", ".cspell.config.json",
-		".cspell.config.jsonc", ".cspell.config.yaml", ".cspell.config.yml", ".vscode/cspell.json", ".vscode/cSpell.json",
-		"package.json"}, up: true,
-		keys: []string{"cachelocation", "import", "path"}, follow: []string{"import"}, options: []string{"-c", "--config"},
-		defaults: []string{".cspellcache"}}
+	// cspell's search places (cspell-lib's configLocations.js): round
+	// redteam125 found .cspell.yml and cspell.jsonc, which the gate did
+	// not read, and cspell.config.js and the modules of reporters, which
+	// cspell runs.
+	cspell := pathSettings{files: []string{"package.json", ".cspell.json", "cspell.json", ".cSpell.json", "cSpell.json",
+		".cspell.jsonc", "cspell.jsonc", ".vscode/cspell.json", ".vscode/cSpell.json", ".vscode/.cspell.json",
+		".cspell.yaml", ".cspell.yml", "cspell.yaml", "cspell.yml", ".config/.cspell.json", ".config/cspell.json",
+		".config/.cSpell.json", ".config/cSpell.json", ".config/.cspell.jsonc", ".config/cspell.jsonc", ".config/cspell.yaml",
+		".config/cspell.yml"}, up: true, scripts: true,
+		keys: []string{"cachelocation", "import", "path", "reporters"}, code: []string{"reporters"}, follow: []string{"import"},
+		options: []string{"-c", "--config"}, defaults: []string{".cspellcache"}}
+	for _, dir := range []string{"", ".config/"} {
+		for _, name := range []string{"cspell.config", ".cspell.config"} {
+			for _, ext := range []string{".json", ".jsonc", ".yaml", ".yml", ".mjs", ".cjs", ".js"} {
+				cspell.files = append(cspell.files, dir+name+ext)
+			}
+		}
+	}
 	cmake := pathSettings{files: []string{"CMakePresets.json", "CMakeUserPresets.json"},
 		keys:    []string{"binarydir", "installdir", "toolchainfile", "include", "cmakeexecutable"},
 		follow:  []string{"include"},
@@ -153,13 +186,18 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 			"globalsetup", "globalteardown", "setupfiles", "setupfilesafterenv", "testresultsprocessor", "snapshotresolver"},
 		options: []string{"-c", "--config", "--rootDir"}}
 	golangci := pathSettings{files: []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}, up: true,
-		keys: []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
+		operandDirs: true,
+		keys:        []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
+	// bazel --bazelrc=ci.rc reads ci.rc too (its --output_user_root=../home/…
+	// went unread).
 	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"}}
+	// clang-tidy takes the compile command of compile_commands.json
+	// too, there or in the directory -p names (compileCommandsUnsound);
 	// --vfsoverlay's file maps the paths the compiler reads to others
 	// (external-contents: ~/.ssh/id_ed25519 for a.c printed the key).
-	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true, operandDirs: true,
-		keys: []string{"extraargs", "extraargsbefore", "external-contents"}, args: []string{"extraargs", "extraargsbefore"},
-		options: []string{"--config-file", "-p", "--p", "--vfsoverlay"}}
+	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true,
+		operandDirs: true, operandsEnd: true, keys: []string{"extraargs", "extraargsbefore", "external-contents"},
+		args: []string{"extraargs", "extraargsbefore"}, options: []string{"--config-file", "-p", "--p", "--vfsoverlay"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
 		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
@@ -278,21 +316,30 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 	}
 	var files []string
 	if ps.operandDirs {
-		// clang-tidy src/a.c: src's .clang-tidy, and those above.
+		// clang-tidy src/a.c: src's .clang-tidy, and those above;
+		// pytest sub, golangci-lint run ./sub/...: sub's, and those
+		// above (round redteam125: real pytest and golangci-lint read
+		// sub/tox.ini and sub/.golangci.yml and wrote ../home by them).
 		for _, w := range args {
-			if w == "--" {
+			if w == "--" && ps.operandsEnd {
 				break
 			}
 			if w == "" || strings.HasPrefix(w, "-") {
 				continue
 			}
+			w = strings.TrimSuffix(w, "/...")
+			if i := strings.Index(w, "::"); i >= 0 {
+				w = w[:i] // pytest a_test.py::test_x
+			}
 			if !filepath.IsAbs(w) {
 				w = filepath.Join(cwd, w)
 			}
-			for d := filepath.Dir(filepath.Clean(w)); pathmatch.Within(d, g.workdir); d = filepath.Dir(d) {
-				for _, f := range ps.files {
-					files = append(files, filepath.Join(d, f))
-				}
+			start := filepath.Dir(filepath.Clean(w))
+			if fi, err := os.Stat(w); err == nil && fi.IsDir() {
+				start = filepath.Clean(w)
+			}
+			for d := start; pathmatch.Within(d, g.workdir); d = filepath.Dir(d) {
+				files = append(files, settingsFilesIn(d, ps.files)...)
 				if d == filepath.Dir(d) {
 					break
 				}
@@ -314,13 +361,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		}
 	}
 	for d := cwd; ; d = filepath.Dir(d) {
-		for _, f := range ps.files {
-			if strings.HasSuffix(f, "/") {
-				files = append(files, filepath.Join(d, f)+"/")
-			} else {
-				files = append(files, filepath.Join(d, f))
-			}
-		}
+		files = append(files, settingsFilesIn(d, ps.files)...)
 		if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
 			break
 		}
@@ -347,13 +388,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 				case err == nil && (fi == nil || fi.IsDir()):
 					// tsc -p DIR, pytest --rootdir DIR, hugo -s DIR, mvn
 					// -f DIR: its files.
-					for _, f := range ps.files {
-						if strings.HasSuffix(f, "/") {
-							files = append(files, filepath.Join(p, f)+"/")
-						} else {
-							files = append(files, filepath.Join(p, f))
-						}
-					}
+					files = append(files, settingsFilesIn(p, ps.files)...)
 				default:
 					files = append(files, p)
 				}
@@ -361,18 +396,26 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		}
 	}
 	seen := map[string]bool{}
+	read := 0
 	for len(files) > 0 {
 		p := files[0]
 		files = files[1:]
 		if seen[p] {
 			continue
 		}
-		if len(seen) >= maxPathSettingsFiles {
-			return tool + " reads more settings files than the gate checks"
-		}
 		seen[p] = true
 		if writesSettings(writes, p) {
+			// Before the existence check: the line may make it.
 			return "the line writes " + clip(p) + ", which " + tool + " reads as its settings"
+		}
+		if _, err := os.Lstat(strings.TrimSuffix(p, "/")); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if read++; read > maxPathSettingsFiles {
+			return tool + " reads more settings files than the gate checks"
+		}
+		if ps.scripts && (strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".cjs") || strings.HasSuffix(p, ".mjs")) {
+			return tool + " runs " + clip(p) + ", JavaScript of the project's, to read its settings"
 		}
 		if strings.HasSuffix(p, "/") {
 			entries, err := os.ReadDir(p)
@@ -449,6 +492,28 @@ func optionValue(o string, args []string, i int) (string, bool) {
 	return "", false
 }
 
+// settingsFilesIn returns the paths of the settings files names in dir:
+// a name that ends in "/" is a directory (its path ends in "/" too), and
+// one with a * is a pattern (hugo's themes/*/hugo.toml) whose matches
+// count.
+func settingsFilesIn(dir string, names []string) []string {
+	var out []string
+	for _, f := range names {
+		p := filepath.Join(dir, f)
+		matches := []string{p}
+		if strings.Contains(f, "*") {
+			matches, _ = filepath.Glob(p)
+		}
+		for _, m := range matches {
+			if strings.HasSuffix(f, "/") {
+				m += "/"
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // settingsValue matches a key of keys (bare, quoted, or the last part of
 // a dotted key) and its value: a quoted string, an array on any number of
 // lines, or the rest of the line.
@@ -470,8 +535,8 @@ var localRepository = sync.OnceValue(func() *regexp.Regexp {
 // own template, with its comments, is 110 KiB.
 const maxDoxyfileSize = 1 << 20
 
-// maxPathSettingsFiles bounds the settings files read for one tool; a
-// tool that reads more makes the line opaque.
+// maxPathSettingsFiles bounds the settings files read for one tool (those
+// that exist); a tool that reads more makes the line opaque.
 const maxPathSettingsFiles = 64
 
 // settingsString matches a quoted string of an array.
@@ -491,8 +556,8 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	if ps.bazelrc {
 		return g.bazelrcUnsound(dir, text)
 	}
-	if base == ".rubocop" && ps.erb {
-		return rubocopArgsUnsound(text), nil
+	if base == ".rubocop" {
+		return g.rubocopArgsUnsound(dir, text), nil
 	}
 	if base == "compile_commands.json" {
 		return g.compileCommandsUnsound(dir, text), nil
@@ -512,6 +577,12 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 			}
 		}
 		return "", nil
+	}
+	ini := strings.HasSuffix(base, ".ini") || strings.HasSuffix(base, ".cfg") || base == ".coveragerc"
+	if ini {
+		if why := iniUnread(text); why != "" {
+			return why, nil
+		}
 	}
 	yaml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml") || base == ".clang-tidy"
 	if yaml {
@@ -576,7 +647,6 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	for _, ix := range ps.values.FindAllStringSubmatchIndex(text, -1) {
 		m := []string{text[ix[0]:ix[1]], text[ix[2]:ix[3]], text[ix[4]:ix[5]]}
 		key, raw := strings.ToLower(m[1]), strings.TrimSpace(m[2])
-		ini := strings.HasSuffix(base, ".ini") || strings.HasSuffix(base, ".cfg") || base == ".coveragerc"
 		if (yaml || ini) && strings.Contains(text[ix[3]:ix[4]], "\n") {
 			// The value is on the next line: a YAML list, an INI
 			// file's continuation lines.

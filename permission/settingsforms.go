@@ -4,15 +4,18 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // The forms of settings files that projectpaths.go reads besides a key
 // and its value on one line: YAML's lists below a key, and what YAML may
 // use to hide a value or make an object; INI values continued on the
-// lines below; a compiler's arguments (clang-tidy's ExtraArgs,
-// compile_flags.txt and compile_commands.json).
+// lines below (and iniUnread, what Python's INI readers split otherwise);
+// a compiler's arguments (clang-tidy's ExtraArgs, compile_flags.txt and
+// compile_commands.json).
 
 // yamlTricks matches what YAML may use to hide a value from a reader
 // that goes key by key, or to make an object: an anchor, an alias, a
@@ -25,10 +28,13 @@ var yamlTricks = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // yamlPlainTags are the tags of the !! handle that name the core schema's
-// types, which make no object.
+// types, which make no object. Not !!binary: Ruby's Psych (jekyll,
+// rubocop) and Go's YAML (hugo, golangci-lint) read it as the string its
+// base64 encodes, so that "destination: !!binary Li4v…" names ../home
+// for the tool and a word of base64 for the gate (round redteam125).
 var yamlPlainTags = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"str": true, "int": true, "bool": true, "float": true, "null": true, "seq": true,
-		"map": true, "binary": true, "timestamp": true, "set": true, "omap": true, "pairs": true}
+		"map": true, "timestamp": true, "set": true, "omap": true, "pairs": true}
 })
 
 // yamlUnread says why a YAML settings file holds what the gate does not
@@ -129,7 +135,10 @@ func compilerArgHarmless(w string) bool {
 
 // iniContinuation returns the lines that continue the INI value whose key
 // ends at offset at of text: those after its line that begin with a blank,
-// up to the first that does not.
+// up to the first that does not. Blank lines and comments do not end the
+// value: pytest's iniconfig and Python's configparser skip them and go on
+// with the indented lines after them (round redteam125: pytest read
+// --junitxml=../home/… after a blank line and after a comment).
 func iniContinuation(text string, at int) []string {
 	end := strings.IndexByte(text[at:], '\n')
 	if end < 0 {
@@ -137,12 +146,14 @@ func iniContinuation(text string, at int) []string {
 	}
 	var lines []string
 	for _, line := range strings.Split(text[at+end+1:], "\n") {
-		if line == "" || (line[0] != ' ' && line[0] != '\t') {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") {
+			continue
+		}
+		if line[0] != ' ' && line[0] != '\t' {
 			break
 		}
-		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, ";") {
-			lines = append(lines, t)
-		}
+		lines = append(lines, t)
 	}
 	return lines
 }
@@ -214,6 +225,26 @@ func (g *Gate) compileCommandsUnsound(dir, text string) string {
 	return ""
 }
 
+// iniUnread says why an INI file holds what Python's readers may split
+// otherwise than the gate, or "": a blank of Unicode's or a control
+// character (Python's str.isspace and the \s of configparser's pattern
+// take U+00A0, form feed, vertical tab … for blanks, so that real pytest
+// and mypy read "cache_dir\u00a0= ../home/x" and a line that begins with
+// U+00A0 continues the value above), and a carriage return that ends a
+// line alone (Python reads text files with universal newlines).
+func iniUnread(text string) string {
+	for i, r := range text {
+		switch {
+		case r == '\r' && !strings.HasPrefix(text[i:], "\r\n"):
+			return "has a carriage return alone, which Python takes for the end of a line"
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			return "has a blank or control character " + strconv.QuoteRune(r) + ", which Python's INI readers may take for a space"
+		}
+	}
+	return ""
+}
+
 // compileArgInWorkdir returns the compiler argument w with an absolute
 // path it names (itself, or an include directory's) replaced by a
 // relative one when the path lies in the workdir, or, for an include
@@ -237,50 +268,3 @@ func (g *Gate) compileArgInWorkdir(dir, w string) string {
 	}
 	return w
 }
-
-// rubocopFlags are the options of rubocop that name no file and no code,
-// with whether each takes a value (a plain word: a formatter's name, a
-// severity).
-var rubocopFlags = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"--format": true, "-f": true, "--fail-level": true, "--display-cop-names": false,
-		"-D": false, "--no-display-cop-names": false, "--extra-details": false, "-E": false,
-		"--display-style-guide": false, "-S": false, "--parallel": false, "-P": false, "--no-parallel": false,
-		"--color": false, "--no-color": false, "--fail-fast": false, "-F": false, "--autocorrect": false, "-a": false,
-		"--autocorrect-all": false, "-A": false, "--display-only-fail-level-offenses": false, "--lint": false,
-		"-l": false, "--only-recognized-file-types": false, "--force-exclusion": false, "--ignore-parent-exclusion": false,
-		"--disable-pending-cops": false, "--enable-pending-cops": false, "--server": false, "--no-server": false}
-})
-
-// rubocopArgsUnsound says why the text of a .rubocop file, the options
-// rubocop adds to its command line wherever it runs, may name a file or
-// code (--cache-root ../home/x wrote there, --config F read F, --require
-// F ran F at round 124), or "": each word must be one of rubocopFlags, a
-// value after one that takes it a plain word.
-func rubocopArgsUnsound(text string) string {
-	words := strings.Fields(text)
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		name, v, hasValue := strings.Cut(w, "=")
-		takes, ok := rubocopFlags()[name]
-		if !ok {
-			return "gives rubocop " + clip(w) + ", an option the gate does not know to name no file"
-		}
-		if !takes {
-			continue
-		}
-		if !hasValue {
-			if i++; i >= len(words) {
-				break
-			}
-			v = words[i]
-		}
-		if !plainWord().MatchString(v) {
-			return "gives rubocop " + clip(name) + " " + clip(v) + ", a value the gate does not read"
-		}
-	}
-	return ""
-}
-
-// plainWord matches a word that names nothing but itself: letters,
-// digits, '_' and '-', not first.
-var plainWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`) })

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -26,6 +27,14 @@ import (
 // asks, and so does a YAML or JSON file the parser cannot read. What the
 // parser finds adds to what the pattern finds: a line asks when either
 // does.
+//
+// Round redteam125 found the same in TOML, which the pattern alone still
+// read, and real pytest and hugo wrote ../home by it while the gate
+// allowed the line: a comment holding "]" inside a multi-line array ended
+// the array for the pattern, an escaped quote (\") ended a string, and an
+// unquoted value of an inline table took the keys after it. TOML is now
+// parsed too (BurntSushi's toml, TOML 1.0 as Python's tomllib and hugo
+// read it), and a TOML file the parser cannot read asks.
 
 // settingsEntry is a key of a settings file, at any depth, and the
 // strings its value holds directly: a string, or the strings of a list.
@@ -52,8 +61,9 @@ func settingsTextForm(text string) string {
 
 // settingsParsed reads the entries of a settings file: JSON when base ends
 // in .json or .jsonc (with the comments and trailing commas that tsc,
-// cspell and cmake take), YAML when yaml is set. ok is false for any
-// other file; why says why a JSON or YAML file cannot be read.
+// cspell and cmake take), TOML when it ends in .toml, YAML when yaml is
+// set. ok is false for any other file; why says why a JSON, TOML or YAML
+// file cannot be read.
 func settingsParsed(base, text string, yaml bool) (entries []settingsEntry, why string, ok bool) {
 	var err error
 	switch {
@@ -67,14 +77,85 @@ func settingsParsed(base, text string, yaml bool) (entries []settingsEntry, why 
 		if err != nil {
 			return nil, "cannot be read as JSON (" + clip(err.Error()) + ")", true
 		}
+	case strings.HasSuffix(base, ".toml"):
+		entries, err = tomlEntries(text)
+		if err != nil {
+			return nil, "cannot be read as TOML (" + clip(err.Error()) + ")", true
+		}
 	default:
 		return nil, "", false
 	}
 	return entries, "", true
 }
 
+// tomlEntries reads the entries of a TOML text: each key of each table,
+// inline table and array of tables, with the strings its value holds
+// directly (a string, or the strings of an array, at any depth of
+// arrays).
+func tomlEntries(text string) ([]settingsEntry, error) {
+	var doc map[string]any
+	if _, err := toml.Decode(text, &doc); err != nil {
+		return nil, err
+	}
+	return tomlWalk(doc, nil), nil
+}
+
+// tomlWalk appends the entries of the tables in v, at any depth.
+func tomlWalk(v any, out []settingsEntry) []settingsEntry {
+	switch v := v.(type) {
+	case map[string]any:
+		// In key order, so that the first key found is the same on
+		// every run.
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			out = append(out, settingsEntry{key: k, values: tomlStrings(v[k], nil)})
+			out = tomlWalk(v[k], out)
+		}
+	case []map[string]any:
+		for _, t := range v {
+			out = tomlWalk(t, out)
+		}
+	case []any:
+		for _, e := range v {
+			out = tomlWalk(e, out)
+		}
+	}
+	return out
+}
+
+// tomlStrings appends the strings v holds directly to out.
+func tomlStrings(v any, out []string) []string {
+	switch v := v.(type) {
+	case string:
+		out = append(out, v)
+	case []any:
+		for _, e := range v {
+			out = tomlStrings(e, out)
+		}
+	}
+	return out
+}
+
 // errYAMLKey is a YAML key that is not a scalar (a list or a mapping).
 var errYAMLKey = errors.New("a key that is not a scalar")
+
+// errYAMLKeyTag is a YAML key with a tag other than the core schema's
+// scalars: a reader may make another key of it (!binary decodes base64).
+var errYAMLKeyTag = errors.New("a key with a tag of its own")
+
+// yamlKeyTag reports whether a YAML key may have tag, resolved or given:
+// the core schema's scalars.
+func yamlKeyTag(tag string) bool {
+	switch tag {
+	case "!!str", "!!int", "!!bool", "!!float", "!!null", "!!timestamp":
+		return true
+	}
+	return false
+}
 
 // yamlEntries reads the entries of every document of a YAML text.
 func yamlEntries(text string) ([]settingsEntry, error) {
@@ -110,6 +191,11 @@ func yamlWalk(n *yaml.Node, out []settingsEntry) ([]settingsEntry, error) {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind != yaml.ScalarNode {
 				return nil, errYAMLKey
+			}
+			if !yamlKeyTag(k.ShortTag()) {
+				// Psych reads "? !binary ZGVzdGluYXRpb24=" as the
+				// key destination (round redteam125).
+				return nil, errYAMLKeyTag
 			}
 			e := settingsEntry{key: k.Value}
 			e.values, e.tagged = yamlStrings(v, nil, false)
