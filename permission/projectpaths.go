@@ -465,21 +465,14 @@ func optionValue(o string, args []string, i int) (string, bool) {
 		}
 		return "", false
 	}
-	if name, long := strings.CutPrefix(o, "--"); long {
-		for _, dashes := range []string{"--", "-"} {
-			rest, ok := strings.CutPrefix(w, dashes)
-			if !ok || strings.HasPrefix(rest, "-") {
-				continue
-			}
-			key, v, hasValue := strings.Cut(rest, "=")
-			if key == name || dashes == "--" && len(key) >= 3 && strings.HasPrefix(name, key) {
-				if hasValue {
-					return v, true
-				}
-				return next()
-			}
+	if strings.HasPrefix(o, "--") {
+		if !shellscan.LongForm(w, o) {
+			return "", false
 		}
-		return "", false
+		if _, v, ok := strings.Cut(w, "="); ok {
+			return v, true
+		}
+		return next()
 	}
 	switch {
 	case w == o:

@@ -51,7 +51,7 @@ func (an *analyzer) optionCode(name string, args []word, short, long string) {
 			v = &word{text: t[len(long)+1:], dynamic: a.dynamic}
 		case short != "" && strings.HasPrefix(t, "-"+short) && !strings.HasPrefix(t, "--"):
 			v = &word{text: t[2:], dynamic: a.dynamic}
-		case longForm(t, long):
+		case LongForm(t, long):
 			if _, val, ok := strings.Cut(t, "="); ok {
 				v = &word{text: val, dynamic: a.dynamic}
 			} else if i+1 < len(args) {
@@ -78,13 +78,14 @@ func (an *analyzer) optionCode(name string, args []word, short, long string) {
 	}
 }
 
-// longForm reports whether the word t gives the long option long in a
-// form other than long and long=V that a tool's parser takes: -name, as
+// LongForm reports whether the word t gives the long option long (with
+// its value after '=' or next) in a form a tool's parser may take: long
+// and long=V, -name, as
 // LLVM's tools take it (clang-tidy -config-file=F), or a prefix of
 // --name of three letters or more, as Python's argparse and Ruby's
 // OptionParser take it (mypy --conf F, rubocop --conf F). A form the
 // tool does not take only makes the analysis count one file more.
-func longForm(t, long string) bool {
+func LongForm(t, long string) bool {
 	name, ok := strings.CutPrefix(long, "--")
 	if !ok || name == "" {
 		return false
