@@ -80,11 +80,11 @@ func (an *analyzer) optionCode(name string, args []word, short, long string) {
 
 // LongForm reports whether the word t gives the long option long (with
 // its value after '=' or next) in a form a tool's parser may take: long
-// and long=V, -name, as
-// LLVM's tools take it (clang-tidy -config-file=F), or a prefix of
-// --name of three letters or more, as Python's argparse and Ruby's
-// OptionParser take it (mypy --conf F, rubocop --conf F). A form the
-// tool does not take only makes the analysis count one file more.
+// and long=V; -name, as LLVM's tools take it (clang-tidy
+// -config-file=F); or a prefix of --name of three letters or more, as
+// Python's argparse and Ruby's OptionParser take it (mypy --conf F,
+// rubocop --conf F). A form the tool does not take only makes a caller
+// count one file more.
 func LongForm(t, long string) bool {
 	name, ok := strings.CutPrefix(long, "--")
 	if !ok || name == "" {
