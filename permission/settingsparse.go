@@ -89,55 +89,13 @@ func settingsParsed(base, text string, yaml bool) (entries []settingsEntry, why 
 }
 
 // tomlEntries reads the entries of a TOML text: each key of each table,
-// inline table and array of tables, with the strings its value holds
-// directly (a string, or the strings of an array, at any depth of
-// arrays).
+// inline table and array of tables (see treeWalk).
 func tomlEntries(text string) ([]settingsEntry, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(text, &doc); err != nil {
 		return nil, err
 	}
-	return tomlWalk(doc, nil), nil
-}
-
-// tomlWalk appends the entries of the tables in v, at any depth.
-func tomlWalk(v any, out []settingsEntry) []settingsEntry {
-	switch v := v.(type) {
-	case map[string]any:
-		// In key order, so that the first key found is the same on
-		// every run.
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			out = append(out, settingsEntry{key: k, values: tomlStrings(v[k], nil)})
-			out = tomlWalk(v[k], out)
-		}
-	case []map[string]any:
-		for _, t := range v {
-			out = tomlWalk(t, out)
-		}
-	case []any:
-		for _, e := range v {
-			out = tomlWalk(e, out)
-		}
-	}
-	return out
-}
-
-// tomlStrings appends the strings v holds directly to out.
-func tomlStrings(v any, out []string) []string {
-	switch v := v.(type) {
-	case string:
-		out = append(out, v)
-	case []any:
-		for _, e := range v {
-			out = tomlStrings(e, out)
-		}
-	}
-	return out
+	return treeWalk(doc, nil), nil
 }
 
 // errYAMLKey is a YAML key that is not a scalar (a list or a mapping).
@@ -230,42 +188,48 @@ func yamlStrings(n *yaml.Node, out []string, tagged bool) ([]string, bool) {
 	return out, tagged
 }
 
-// jsonEntries reads the entries of a JSON text, the keys of each object
-// in order of their names (of keys given twice, the last, as JSON.parse
-// keeps it).
+// jsonEntries reads the entries of a JSON text (see treeWalk; of keys
+// given twice, the last, as JSON.parse keeps it).
 func jsonEntries(data []byte) ([]settingsEntry, error) {
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return nil, err
 	}
-	return jsonWalk(v, nil), nil
+	return treeWalk(v, nil), nil
 }
 
-// jsonWalk appends the entries of the objects in v, at any depth.
-func jsonWalk(v any, out []settingsEntry) []settingsEntry {
+// treeWalk appends the entries of the objects in v, a decoded JSON or
+// TOML document, at any depth: the keys of each object in order of their
+// names (the same first key found on every run), with the strings each
+// value holds directly (treeStrings).
+func treeWalk(v any, out []settingsEntry) []settingsEntry {
 	switch v := v.(type) {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
-			out = append(out, settingsEntry{key: k, values: jsonStrings(v[k], nil)})
-			out = jsonWalk(v[k], out)
+			out = append(out, settingsEntry{key: k, values: treeStrings(v[k], nil)})
+			out = treeWalk(v[k], out)
+		}
+	case []map[string]any: // TOML's arrays of tables
+		for _, t := range v {
+			out = treeWalk(t, out)
 		}
 	case []any:
 		for _, c := range v {
-			out = jsonWalk(c, out)
+			out = treeWalk(c, out)
 		}
 	}
 	return out
 }
 
-// jsonStrings appends the strings v holds directly (a string, or the
+// treeStrings appends the strings v holds directly (a string, or the
 // strings of an array, at any depth of arrays) to out.
-func jsonStrings(v any, out []string) []string {
+func treeStrings(v any, out []string) []string {
 	switch v := v.(type) {
 	case string:
 		out = append(out, v)
 	case []any:
 		for _, c := range v {
-			out = jsonStrings(c, out)
+			out = treeStrings(c, out)
 		}
 	}
 	return out
