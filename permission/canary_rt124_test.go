@@ -82,6 +82,14 @@ var canaryRT124 = []settingsCanary{
 	{tool: "cspell", line: "cspell lint -calt.json .", files: map[string]string{"alt.json": `{"cache": {"useCache": true, "cacheLocation": "../home/csa"}}`}, wrote: "csa"},
 	{tool: "bazel", line: "bazel --bazelrc=ci.rc version", files: map[string]string{"WORKSPACE": "",
 		"ci.rc": "startup --max_idle_secs=10\nstartup --output_user_root=../home/bzr\n"}, wrote: "bzr"},
+	// A short option that names a settings file at the end of a cluster
+	// of flags (argparse, Ruby's OptionParser and pflag take them).
+	{tool: "pytest", line: "pytest -qc p.ini", files: map[string]string{"p.ini": "[pytest]\ncache_dir = ../home/pqc\n",
+		"test_a.py": "def test_a():\n    pass\n"}, wrote: "pqc"},
+	{tool: "rubocop", line: "rubocop -Dc alt.yml a.rb", files: map[string]string{"alt.yml": "AllCops:\n  CacheRootDirectory: ../home/rdc\n",
+		"a.rb": "x = 1\n"}, wrote: "rdc"},
+	{tool: "golangci-lint", line: "golangci-lint run -vc alt.yml", files: map[string]string{"go.mod": "module m\n\ngo 1.21\n", "m.go": "package m\n",
+		"alt.yml": "version: \"2\"\noutput:\n  formats:\n    json:\n      path: ../home/gvc.json\n"}, wrote: "gvc.json"},
 	// rubocop's .rubocop file holds options it adds to every command line.
 	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--cache-root ../home/rcr\n", "a.rb": "x = 1\n"}, wrote: "rcr"},
 	{tool: "rubocop", line: "rubocop a.rb", files: map[string]string{".rubocop": "--config alt.yml\n", "alt.yml": "AllCops:\n  CacheRootDirectory: ../home/rcc\n",

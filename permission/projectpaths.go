@@ -455,7 +455,8 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 // -config-file=F); any prefix of --name of three letters or more, as
 // Python's argparse and Ruby's OptionParser take it (mypy --conf F,
 // rubocop --conf F, jekyll build --conf F: each read F at round 124); and
-// -xV for -x (pytest -cF). A form a tool does not take only makes the gate
+// -xV and clusters for -x (pytest -cF, pytest -qc F; see
+// shellscan.ShortForm). A form a tool does not take only makes the gate
 // read a file more.
 func optionValue(o string, args []string, i int) (string, bool) {
 	w := args[i]
@@ -474,13 +475,15 @@ func optionValue(o string, args []string, i int) (string, bool) {
 		}
 		return next()
 	}
-	switch {
+	switch rest := shellscan.ShortForm(w, strings.TrimPrefix(o, "-")); {
 	case w == o:
 		return next()
 	case strings.HasPrefix(w, o+"="):
 		return w[len(o)+1:], true
-	case len(o) == 2 && len(w) > 2 && strings.HasPrefix(w, o):
-		return w[2:], true
+	case rest == "-":
+		return next()
+	case rest != "":
+		return rest[1:], true
 	}
 	return "", false
 }

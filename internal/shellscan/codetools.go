@@ -43,14 +43,18 @@ func (an *analyzer) optionCode(name string, args []word, short, long string) {
 		t := a.text
 		var v *word
 		switch {
-		case t == long || short != "" && t == "-"+short:
+		case t == long:
 			if i+1 < len(args) {
 				v = &args[i+1]
 			}
 		case strings.HasPrefix(t, long+"="):
 			v = &word{text: t[len(long)+1:], dynamic: a.dynamic}
-		case short != "" && strings.HasPrefix(t, "-"+short) && !strings.HasPrefix(t, "--"):
-			v = &word{text: t[2:], dynamic: a.dynamic}
+		case ShortForm(t, short) != "":
+			if rest := ShortForm(t, short); rest != "-" {
+				v = &word{text: rest[1:], dynamic: a.dynamic}
+			} else if i+1 < len(args) {
+				v = &args[i+1]
+			}
 		case LongForm(t, long):
 			if _, val, ok := strings.Cut(t, "="); ok {
 				v = &word{text: val, dynamic: a.dynamic}
@@ -101,4 +105,27 @@ func LongForm(t, long string) bool {
 		}
 	}
 	return false
+}
+
+// ShortForm returns the part of the word t from the one-letter option
+// short on ("-" alone when its value is the next word), or "" when t
+// does not give it: -x, -xV, and -abx or -abxV, where flags a and b come
+// before it in a cluster, as getopt, argparse, Ruby's OptionParser and
+// pflag take them (pytest -qc F, rubocop -Dc F and golangci-lint run -vc F
+// read F at round 124). A cluster a tool does not take only makes a
+// caller count one file more.
+func ShortForm(t, short string) string {
+	if len(short) != 1 || len(t) < 2 || t[0] != '-' || t[1] == '-' {
+		return ""
+	}
+	for k := 1; k < len(t); k++ {
+		c := t[k]
+		if c == short[0] {
+			return "-" + t[k+1:]
+		}
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return ""
+		}
+	}
+	return ""
 }
