@@ -104,6 +104,14 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"echo x > a && logsave f cp a y.py && python3 y.py", true},
 		{"echo x | logsave f tee y.py && python3 y.py", true},
 		{"echo x > a && logsave f cp a Makefile && make", true},
+		// A copy by pattern into the directory make reads writes a file
+		// under each name the pattern matches.
+		{"cp kit/* . && make", true},
+		{"cp kit/G* . && make", true},
+		{"cp -t . kit/{GNUmakefile,x} && make", true},
+		{"cp kit/* sub && make -C sub", true},
+		{"cp kit/*.txt . && make", false},
+		{"cp kit/* . && cat README", false},
 		{"echo x > y && logsave f python3 y", true},
 		{"echo x > y.py && logsave f python3 -m y", true},
 		{"logsave f python3 y.py && echo x > y.py", false},

@@ -1075,6 +1075,16 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			// matches when the line runs.
 			an.writesUnnamed(dir)
 		}
+		if mode != modeRead && src.pattern && !src.dynamic && !src.special && !dir.dynamic && !dir.pattern && !dir.special {
+			// cp kit/* . writes ./NAME for each NAME the pattern's last
+			// part matches: a written pattern, so that a program of the
+			// line that runs a file of that directory (cp kit/* . &&
+			// make, with kit/GNUmakefile) sees the write (see
+			// runsWrittenCode).
+			if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
+				an.addAccess(word{text: path.Join(dir.text, b), pattern: strings.ContainsAny(b, "*?[]{}\\")}, mode, name, tree)
+			}
+		}
 		if dir.dynamic || dir.pattern || dir.special || src.dynamic || src.pattern || src.special {
 			return
 		}
