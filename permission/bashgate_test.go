@@ -59,6 +59,20 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"Ordinary", "echo hi > out.txt", false, permission.Allow, "", true},
 		{"OrdinaryInSubdir", "cd sub && echo hi > out.txt", false, permission.Allow, "", true},
 		{"DevNull", "ls 2>/dev/null", false, permission.Allow, "", true},
+		// A move or recursive copy into the working directory writes the
+		// sources' names there, not every file below it (.git among
+		// them); one that copies a directory's contents, or by a
+		// pattern, may write .git.
+		{"MoveIntoWorkdir", "mv sub/x .", false, permission.Allow, "", true},
+		{"CopyTreeIntoWorkdir", "cp -r sub/kit ./", false, permission.Allow, "", true},
+		{"CopyAllIntoWorkdir", "cp -a sub/kit sub/y ./.", false, permission.Allow, "", true},
+		{"CopyContentsIntoWorkdir", "cp -r sub/. .", false, permission.Deny, permission.RuleBashProtected, false},
+		{"RsyncContentsIntoWorkdir", "rsync -a sub/ .", false, permission.Deny, permission.RuleBashProtected, false},
+		{"CopyAsWorkdir", "cp -rT sub .", false, permission.Deny, permission.RuleBashProtected, false},
+		{"MoveGitIntoWorkdir", "mv sub/.git .", false, permission.Deny, permission.RuleBashProtected, false},
+		{"CopyGlobIntoWorkdir", "cp -r sub/* .", false, permission.Deny, permission.RuleBashProtected, false},
+		{"MoveAboveLink", "mv sub/x g/hooks/..", false, permission.Deny, permission.RuleBashProtected, false},
+		{"CopyIntoLinkedName", "cp -r sub/g .", false, permission.Deny, permission.RuleBashProtected, false},
 		{"GlobIntoDataHome", "echo x > ~/.lite-agen?/permissions.jso?", false, permission.Deny, permission.RuleBashProtected, false},
 		{"NegatedClassIntoDataHome", "echo x > ~/.lite-agen[!x]/permissions.json", true, permission.Deny, permission.RuleBashProtected, false},
 		{"CaretClassIntoGit", "echo x > .gi[^x]/config", true, permission.Deny, permission.RuleBashProtected, false},

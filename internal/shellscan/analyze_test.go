@@ -190,6 +190,14 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"CpRecursive", "cp -r a dir", []string{"reads a", "writes dir +tree", "writes dir/a +tree"}},
 		{"CpTarget", "cp -t dir a", []string{"writes dir", "writes dir/a", "reads a"}},
 		{"Mv", "mv a b", []string{"deletes a", "reads a", "writes b +tree", "writes b/a +tree"}},
+		// Into the working directory: the sources' names, not all of it;
+		// a pattern, a directory's contents or -T all of it.
+		{"MvIntoCwd", "mv k/a ./", []string{"deletes k/a", "reads k/a", "writes ./", "writes a +tree"}},
+		{"CpRecursiveIntoCwd", "cp -r k/a ./.", []string{"reads k/a", "writes ./.", "writes a +tree"}},
+		{"CpContentsIntoCwd", "cp -r k/. .", []string{"reads k/.", "writes . +tree"}},
+		{"CpAsCwd", "cp -rT k .", []string{"reads k", "writes . +tree", "writes k +tree"}},
+		{"CpIntoAboveLink", "cp -r k/a l/..", []string{"reads k/a", "writes l/.. +tree", "writes a +tree"}},
+		{"CpPatternIntoCwd", "cp k/G* .", []string{"writes .", "writes G*"}},
 		{"Rm", "rm -rf a b", []string{"deletes a", "deletes b"}},
 		{"Chmod", "chmod 600 a", []string{"writes a"}},
 		{"ChmodReference", "chmod --reference=r a", []string{"writes a"}},

@@ -1114,7 +1114,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			continue // standard input
 		}
 		if spec.last != 0 && i == len(ops)-1 && len(ops) > 1 {
-			an.addAccess(op, spec.last, name, tree)
+			an.addAccess(op, spec.last, name, tree && !intoItself(name, args, op, ops[:i]))
 			// The destination may be a directory: each source lands
 			// inside it under its own name.
 			for _, src := range ops[:i] {
@@ -2160,4 +2160,40 @@ func searchesCwd(name string, args []word) bool {
 		}
 	}
 	return false
+}
+
+// intoItself reports whether the copy or move name args, whose
+// destination dest is the directory it runs in (., ./, ./.; not sub/..,
+// which is above where a link sub leads), writes nothing of that
+// directory but what its sources become inside it: each source is named
+// outright, not by a pattern, a variable or a name that ends in / or .
+// (rsync -a kit/ . and cp -r kit/. . copy kit's contents, .git among
+// them, into the directory), and no -T makes the destination the copy
+// itself. mv kit/x . and cp -r kit . then write ./x and ./kit (see
+// into), not every file below ., which holds .git.
+func intoItself(name string, args []word, dest word, srcs []word) bool {
+	if name != "cp" && name != "mv" && name != "rsync" && name != "scp" {
+		return false
+	}
+	if dest.dynamic || dest.pattern || dest.special || strings.HasPrefix(dest.text, "/") {
+		return false
+	}
+	for _, c := range strings.Split(dest.text, "/") {
+		if c != "" && c != "." {
+			// sub/.. is where sub's link leads, and above it.
+			return false
+		}
+	}
+	if anyShortFlag(args, "T") || hasPrefix(args, "--no-t") {
+		return false
+	}
+	for _, s := range srcs {
+		if s.dynamic || s.pattern || s.special || s.text == "" || strings.HasSuffix(s.text, "/") {
+			return false
+		}
+		if b := path.Base(s.text); b == "." || b == ".." || b == "/" || strings.HasSuffix(s.text, "/.") {
+			return false
+		}
+	}
+	return true
 }
