@@ -140,7 +140,8 @@ func (an *analyzer) runsWrittenCode() {
 				acc, key = g.access, len(an.a.accesses)+i-len(writes)
 			}
 			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
-			if acc.unknown && !acc.built && (u.names != nil && acc.output || u.names == nil && !acc.own) {
+			if acc.unknown && (!acc.built && (u.names != nil && acc.output || u.names == nil && !acc.own) ||
+				u.names != nil && literalName(path.Base(acc.path), u.names)) {
 				// The output file of a command the analysis does not
 				// model (openssl base64 -d … -out x.py), as a file of a
 				// language, and any word it is given as the very file a
@@ -611,6 +612,22 @@ func within(p, dir string) bool {
 func baseMatches(b string, names []string) bool {
 	for _, n := range names {
 		if ok, _ := path.Match(n, b); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// literalName reports whether b is, in any letter case, one of names
+// that is no pattern (GNUmakefile, configure.ac, package.json; not *.c):
+// a word naming that very file, given to a command the analysis does not
+// model, may be what the command writes, whether as an operand (sponge
+// GNUmakefile, cpp - GNUmakefile, dos2unix -n in GNUmakefile) or as a
+// compiler's output (cc -c -o configure.ac x.c: m4 runs what the
+// object's strings say).
+func literalName(b string, names []string) bool {
+	for _, n := range names {
+		if !strings.ContainsAny(n, "*?[\\") && !strings.HasSuffix(n, "/") && strings.EqualFold(n, b) {
 			return true
 		}
 	}

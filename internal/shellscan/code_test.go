@@ -112,6 +112,26 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"cp kit/* sub && make -C sub", true},
 		{"cp kit/*.txt . && make", false},
 		{"cp kit/* . && cat README", false},
+		// A word that names the very file a program runs as code counts
+		// as written whoever is given it (sponge and cpp write an
+		// operand), and so does what a compiler writes as text or under
+		// that name; a dependency file -MMD writes is named by no word.
+		{"sponge GNUmakefile < x && make", true},
+		{"cpp -P m.c GNUmakefile && make", true},
+		{"frob MAKEFILE && make", true},
+		{"cc -E -P m.c -o x.mk && make -f x.mk", true},
+		{"cc -S -o x.mk m.c && make -f x.mk", true},
+		{"cc -c -o configure.ac x.c && autoconf", true},
+		{"cc -MMD -c x.c && make -f x.d", true},
+		{"cc -MD -c x.c -o sub/x.o && make -f sub/x.d", true},
+		{"frob x.c && make", false},
+		{"sponge x.py < a && python3 -m x", true},
+		{"cpp m.c conftest.py && pytest", true},
+		{"dos2unix x.py && python3 x.py", true},
+		{"cpp m.c | head && python3 -m x", false},
+		{"cc -o app x.c && ./app", false},
+		{"cc -c x.c -o x.o && cc x.o -o app && ./app", false},
+		{"cc -MMD -MF deps/x.d -c x.c && make -f x.d", false},
 		{"echo x > y && logsave f python3 y", true},
 		{"echo x > y.py && logsave f python3 -m y", true},
 		{"logsave f python3 y.py && echo x > y.py", false},

@@ -1001,10 +1001,21 @@ func (an *analyzer) fileCommand(name string, args []word) {
 			an.toolCode(name, args)
 			from := len(an.a.accesses)
 			an.unknownArgs(an.withoutScripts(name, withoutSubcommand(name, args)))
+			if outs := writtenOperands(name, args); len(outs) > 0 {
+				for i := from; i < len(an.a.accesses); i++ {
+					if outs[an.a.accesses[i].path] {
+						an.a.accesses[i].output = true
+					}
+				}
+			}
 			an.optionWordsGiven(args)
-			if isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" {
+			if (isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc") &&
+				!(isCompiler(name) && compilerWritesText(args)) {
 				// A program it builds (make m && ./m) is made of the
-				// sources its code use checks.
+				// sources its code use checks. What a compiler only
+				// preprocesses (cc -E -P m.c -o x.mk && make -f x.mk)
+				// or writes as text is no program: it is the text of its
+				// input and of the line's -D macros.
 				for i := from; i < len(an.a.accesses); i++ {
 					an.a.accesses[i].built = true
 				}
@@ -1893,6 +1904,7 @@ func (an *analyzer) compiler(name string, args []word) {
 			return
 		}
 	}
+	an.compilerDepFiles(name, args)
 	// The program it builds, which the line may run (cc -o m m.c &&
 	// ./m), is made of its sources, the files an option names (-include
 	// x.h) and the headers they include. It runs its passes (cc1, as,
@@ -2196,4 +2208,112 @@ func intoItself(name string, args []word, dest word, srcs []word) bool {
 		}
 	}
 	return true
+}
+
+// compilerWritesText reports whether a compiler driver given args writes
+// text rather than a program or an object: it preprocesses (-E, -M, -MM,
+// the macros of -dM), writes assembly (-S), declarations (-aux-info) or
+// dumps (-fdump-…). The dependency file of -MD and -MMD beside a program
+// is recorded on its own (see compilerDepFiles), and -Wp,… and -Wa,…
+// pass everyday options (-Wp,-D_FORTIFY_SOURCE=2): a file one of them
+// names is a word given to the compiler, which counts when it names a
+// program's code (see literalName).
+func compilerWritesText(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		switch t {
+		case "-E", "-S", "-M", "-MM", "-dM", "-dD", "-dN", "-dI", "-dU", "--preprocess", "--assemble", "-aux-info":
+			return true
+		}
+		if strings.HasPrefix(t, "-fdump-") || strings.HasPrefix(t, "-aux-info") {
+			return true
+		}
+	}
+	return false
+}
+
+// compilerDepFiles records the dependency file a compiler driver writes
+// for -MD or -MMD (also given through -Wp,) without -MF, whose value is a
+// word of its own: the output's name with .d for its suffix (-o sub/x.o:
+// sub/x.d), or, without -o, each operand's base name with .d in the
+// working directory (cc -MMD -c x.c writes x.d). A makefile commonly
+// includes it, and its rule's target is the text of -MT, a word of the
+// line: cc -MMD -MT 'all: ; cd && touch x' -c x.c && make ran that
+// command when the Makefile included x.d.
+func (an *analyzer) compilerDepFiles(name string, args []word) {
+	deps, explicit := false, false
+	var out string
+	var operands []string
+	for i, a := range args {
+		t := a.text
+		switch {
+		case t == "-MD" || t == "-MMD" || strings.HasPrefix(t, "-Wp,") && (strings.Contains(t, ",-MD") || strings.Contains(t, ",-MMD")):
+			deps = true
+			if strings.HasPrefix(t, "-Wp,") {
+				explicit = true // -Wp,-MD,FILE names it: an unknown word already
+			}
+		case strings.HasPrefix(t, "-MF"):
+			explicit = true
+		case t == "-o" && i+1 < len(args):
+			out = args[i+1].text
+		case strings.HasPrefix(t, "-o") && len(t) > 2:
+			out = t[2:]
+		case !strings.HasPrefix(t, "-") && t != "" && (i == 0 || args[i-1].text != "-o"):
+			operands = append(operands, t)
+		}
+	}
+	if !deps || explicit {
+		return
+	}
+	dep := func(p string) string { return strings.TrimSuffix(p, path.Ext(p)) + ".d" }
+	if out != "" {
+		an.addAccess(word{text: dep(out)}, modeWrite, name+" -MD", false)
+		return
+	}
+	for _, o := range operands {
+		if b := path.Base(o); b != "." && b != ".." && b != "/" {
+			an.addAccess(word{text: dep(b)}, modeWrite, name+" -MD", false)
+		}
+	}
+}
+
+// writtenOperands returns the operands of a program the analysis does not
+// model that it writes, as an output option's value is written (see
+// outputValue): every operand of sponge, which writes its standard input
+// there, and of those that rewrite files in place (dos2unix, unix2dos,
+// recode, indent); every operand after the first of those whose second
+// operand is their output (cpp IN OUT, ps2ascii, ps2pdf and the other
+// ghostscript scripts, pdftotext, the rst2* tools of docutils). A program
+// of the line that runs such a file as code then runs what the line
+// wrote: sponge x.d <<< '…' && make, with a Makefile that includes *.d.
+func writtenOperands(name string, args []word) map[string]bool {
+	base := name
+	if i := strings.LastIndexByte(base, '-'); i > 0 && strings.Trim(base[i+1:], "0123456789.") == "" {
+		base = base[:i] // cpp-12
+	}
+	if i := strings.LastIndexByte(base, '-'); i >= 0 && strings.HasSuffix(base, "-cpp") {
+		base = base[i+1:] // x86_64-linux-gnu-cpp
+	}
+	all := false
+	switch {
+	case base == "sponge" || base == "dos2unix" || base == "unix2dos" || base == "mac2unix" || base == "unix2mac" ||
+		base == "recode" || base == "indent":
+		all = true
+	case base == "cpp" || base == "pdftotext" || base == "pdftohtml" || base == "eps2eps" || base == "pdf2dsc" ||
+		strings.HasPrefix(base, "ps2") || strings.HasPrefix(base, "pdf2ps") || strings.HasPrefix(base, "rst2"):
+	default:
+		return nil
+	}
+	outs := map[string]bool{}
+	first := true
+	for _, a := range args {
+		if a.dynamic || a.special || a.text == "" || a.text == "-" || strings.HasPrefix(a.text, "-") {
+			continue
+		}
+		if all || !first {
+			outs[a.text] = true
+		}
+		first = false
+	}
+	return outs
 }
