@@ -82,8 +82,10 @@ type pathSettings struct {
 	operandDirs, operandsEnd bool
 	// fromCwd marks a tool that resolves some relative paths of a
 	// settings file from elsewhere than its directory (rubocop's
-	// inherited CacheRootDirectory, cmake's included presets' binaryDir):
-	// they are judged from the working directory too.
+	// inherited CacheRootDirectory, cmake's included presets' binaryDir;
+	// pytest's addopts and log_file, mypy's paths, jekyll's and hugo's
+	// directories, from a settings file its words name elsewhere: round
+	// redteam126): they are judged from the working directory too.
 	fromCwd bool
 	// follow are the keys whose values name another settings file it
 	// reads as well (tsconfig's extends, ruff's extend).
@@ -112,13 +114,13 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		follow:  []string{"extends", "path"},
 		options: []string{"-p", "--project"}}
 	pytest := pathSettings{files: []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", ".coveragerc"},
-		up: true, operandDirs: true,
+		up: true, operandDirs: true, fromCwd: true,
 		keys:    []string{"cache_dir", "log_file", "addopts", "junit_xml", "data_file", "directory", "output", "rootdir", "basetemp"},
 		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}}
 	// mypy checks the files its settings name, and with pretty prints
 	// their lines (round redteam125: files = ../home/.ssh/id_ed25519
 	// printed the key).
-	mypy := pathSettings{files: []string{"mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"}, up: true,
+	mypy := pathSettings{files: []string{"mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"}, up: true, fromCwd: true,
 		keys: []string{"cache_dir", "junit_xml", "plugins", "files", "html_report", "txt_report", "xml_report",
 			"linecount_report", "linecoverage_report", "lineprecision_report", "any_exprs_report",
 			"cobertura_xml_report", "memory_xml_report", "xslt_html_report", "xslt_txt_report"},
@@ -139,7 +141,8 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 			"staticdir0", "staticdir1", "staticdir2", "staticdir3", "staticdir4", "staticdir5", "staticdir6", "staticdir7",
 			"staticdir8", "staticdir9", "staticdir10", "layoutdir", "datadir", "assetdir", "i18ndir", "archetypedir",
 			"themesdir", "source"},
-		options: []string{"--config", "--configDir", "-s", "--source"}, defaults: []string{"public", "resources"}}
+		options: []string{"--config", "--configDir", "-s", "--source"}, defaults: []string{"public", "resources"},
+		fromCwd: true}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
 	// mvnd reads its own settings besides (mavenconfig.go).
@@ -153,7 +156,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	jekyll := pathSettings{files: []string{"_config.yml", "_config.yaml", "_config.toml"},
 		keys: []string{"destination", "source", "plugins_dir", "layouts_dir", "includes_dir", "data_dir",
 			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
-		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
+		fromCwd: true, options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
 			"_includes", "_layouts", "_data", "_posts", "_drafts", "_sass", "_plugins", "assets"}}
 	// rubocop takes the words of .rubocop (argsfiles.go) before its own.
 	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml", ".rubocop"}, up: true,
@@ -550,7 +553,7 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 		return g.doxyfileUnsound(cwd, text)
 	}
 	if ps.bazelrc {
-		return g.bazelrcUnsound(dir, text)
+		return g.bazelrcUnsound(cwd, dir, text)
 	}
 	if base == ".rubocop" {
 		return g.rubocopArgsUnsound(dir, text), nil
@@ -723,7 +726,11 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 			return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
 		}
 		if key == "addopts" {
-			if why := g.tokenUnsound(dir, v); why != "" {
+			why := g.tokenUnsound(dir, v)
+			if why == "" && ps.fromCwd {
+				why = g.tokenUnsound(cwd, v)
+			}
+			if why != "" {
 				return "sets addopts to " + clip(v) + ": " + why, nil
 			}
 		}
@@ -757,7 +764,10 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 
 // tokenUnsound judges a command-line word of a settings file: each part
 // of it after '=' or ':' that looks like a path (absolute, from the home,
-// with a variable or ..) must lie in the workdir.
+// with a variable or ..) must lie in the workdir, and so must any other
+// part where the project's links lead (round redteam126: addopts =
+// --junitxml=lnk/j.xml, with lnk a link to ../home, made pytest write
+// there).
 func (g *Gate) tokenUnsound(dir, tok string) string {
 	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '=' || r == ':' || r == ',' }) {
 		if strings.HasPrefix(part, "/") || strings.HasPrefix(part, "~") || strings.Contains(part, "$") ||
@@ -765,6 +775,14 @@ func (g *Gate) tokenUnsound(dir, tok string) string {
 			if why := g.settingsPathUnsound(dir, part); why != "" {
 				return why
 			}
+			continue
+		}
+		p := filepath.Join(dir, part)
+		if !pathmatch.Within(g.lookups().Resolve(p), g.lookups().Resolve(g.workdir)) {
+			return "a link of the project's leads it outside the workdir: " + clip(p)
+		}
+		if g.hitsProtected(p, false) {
+			return "a protected path"
 		}
 	}
 	return ""
