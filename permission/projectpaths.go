@@ -70,6 +70,11 @@ type pathSettings struct {
 	scripts bool
 	// bazelrc marks bazel's .bazelrc (bazelrcUnsound).
 	bazelrc bool
+	// modules are the settings files of a module of hugo's, from its
+	// directory: those of each directory in the themes directory that
+	// themesDir or --themesDir names, and of each module that
+	// _vendor/modules.txt lists.
+	modules []string
 	// args are the lower-case keys whose values are a compiler's
 	// arguments (clang-tidy's ExtraArgs, and compile_flags.txt's lines),
 	// judged by compilerArgHarmless.
@@ -132,16 +137,18 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	// mounts hold (round redteam125: staticDir, contentDir and a mount's
 	// source of ../home/.ssh put id_ed25519 in public).
 	// It reads its themes' settings too, whose mounts copied the key as
-	// the project's did.
-	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
-		"config.yml", "config.json", "config/", "themes/*/hugo.toml", "themes/*/hugo.yaml", "themes/*/hugo.yml",
-		"themes/*/hugo.json", "themes/*/config.toml", "themes/*/config.yaml", "themes/*/config.yml", "themes/*/config.json",
-		"themes/*/config/"},
+	// the project's did: in themes/, in the directory themesDir or
+	// --themesDir names, and the modules _vendor/modules.txt lists in
+	// _vendor/ (round redteam126: a theme in mythemes/ and a module in
+	// _vendor/ each copied ~/.ssh/id_ed25519 into public by its mounts).
+	hugoModule := []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml",
+		"config.json", "config/", "_vendor/modules.txt"}
+	hugo := pathSettings{files: slices.Concat(hugoModule, prefixed("themes/*/", hugoModule)), modules: hugoModule,
 		keys: []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination", "contentdir", "staticdir",
 			"staticdir0", "staticdir1", "staticdir2", "staticdir3", "staticdir4", "staticdir5", "staticdir6", "staticdir7",
 			"staticdir8", "staticdir9", "staticdir10", "layoutdir", "datadir", "assetdir", "i18ndir", "archetypedir",
 			"themesdir", "source"},
-		options: []string{"--config", "--configDir", "-s", "--source"}, defaults: []string{"public", "resources"},
+		options: []string{"--config", "--configDir", "-s", "--source", "--themesDir"}, defaults: []string{"public", "resources"},
 		fromCwd: true}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
@@ -386,6 +393,9 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 					p, fi, err = filepath.Dir(p), nil, nil
 				}
 				switch {
+				case o == "--themesDir":
+					// hugo --themesDir DIR: each theme's settings.
+					files = append(files, settingsFilesIn(p, prefixed("*/", ps.modules))...)
 				case err == nil && fi != nil && fi.IsDir() && o == "--configDir":
 					files = append(files, p+"/")
 				case err == nil && (fi == nil || fi.IsDir()):
@@ -513,6 +523,34 @@ func settingsFilesIn(dir string, names []string) []string {
 	return out
 }
 
+// prefixed returns names, each with prefix before it.
+func prefixed(prefix string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	return out
+}
+
+// hugoVendored says why the _vendor/modules.txt text in dir, which lists
+// the modules hugo takes from dir instead of fetching them ("# PATH
+// VERSION"), may name a module the gate cannot read, or "", and returns
+// the settings files (names) of the modules it lists.
+func hugoVendored(dir, text string, names []string) (string, []string) {
+	var more []string
+	for _, line := range configLines(text) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(line, "# "))
+		if !strings.HasPrefix(line, "# ") || len(f) == 0 || !filepath.IsLocal(f[0]) {
+			return "lists a module the gate does not read: " + clip(line), nil
+		}
+		more = append(more, settingsFilesIn(filepath.Join(dir, f[0]), names)...)
+	}
+	return "", more
+}
+
 // settingsValue matches a key of keys (bare, quoted, or the last part of
 // a dotted key) and its value: a quoted string, an array on any number of
 // lines, or the rest of the line.
@@ -554,6 +592,9 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	}
 	if ps.bazelrc {
 		return g.bazelrcUnsound(cwd, dir, text)
+	}
+	if base == "modules.txt" && len(ps.modules) > 0 {
+		return hugoVendored(dir, text, ps.modules)
 	}
 	if base == ".rubocop" {
 		return g.rubocopArgsUnsound(dir, text), nil
@@ -732,6 +773,14 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 			}
 			if why != "" {
 				return "sets addopts to " + clip(v) + ": " + why, nil
+			}
+		}
+	}
+	if key == "themesdir" && len(ps.modules) > 0 {
+		// hugo's themes in the directory themesDir names.
+		for _, v := range values {
+			for _, from := range []string{dir, cwd} {
+				more = append(more, settingsFilesIn(filepath.Join(from, v), prefixed("*/", ps.modules))...)
 			}
 		}
 	}
