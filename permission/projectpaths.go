@@ -85,6 +85,12 @@ type pathSettings struct {
 	// pytest's and golangci-lint's settings); with operandsEnd, its words
 	// after -- are not its operands (clang-tidy's compiler arguments).
 	operandDirs, operandsEnd bool
+	// tree are the settings files it reads in every directory below the
+	// directories it inspects (its working directory, and those its words
+	// name): rubocop reads the .rubocop.yml of each inspected file's
+	// directory, whose ERB it runs (round redteam126: rubocop and rubocop
+	// sub/a.rb ran sub/.rubocop.yml's ERB, which wrote ../home).
+	tree []string
 	// fromCwd marks a tool that resolves some relative paths of a
 	// settings file from elsewhere than its directory (rubocop's
 	// inherited CacheRootDirectory, cmake's included presets' binaryDir;
@@ -168,7 +174,8 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	// rubocop takes the words of .rubocop (argsfiles.go) before its own.
 	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml", ".rubocop"}, up: true,
 		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
-		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
+		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true,
+		operandDirs: true, tree: []string{".rubocop.yml", ".rubocop.yaml"}}
 	// cspell's search places (cspell-lib's configLocations.js): round
 	// redteam125 found .cspell.yml and cspell.jsonc, which the gate did
 	// not read, and cspell.config.js and the modules of reporters, which
@@ -356,6 +363,22 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			}
 		}
 	}
+	if len(ps.tree) > 0 {
+		roots := []string{cwd}
+		for _, w := range args {
+			if !strings.HasPrefix(w, "-") && w != "" {
+				if !filepath.IsAbs(w) {
+					w = filepath.Join(cwd, w)
+				}
+				roots = append(roots, filepath.Clean(w))
+			}
+		}
+		more, complete := g.settingsTree(roots, ps.tree)
+		if !complete {
+			return tool + " reads the settings files of every directory it inspects, more than the gate walks"
+		}
+		files = append(files, more...)
+	}
 	if ps.operands {
 		// doxygen Doxyfile.in, doxygen - (from standard input).
 		for _, w := range args {
@@ -521,6 +544,39 @@ func settingsFilesIn(dir string, names []string) []string {
 		}
 	}
 	return out
+}
+
+// settingsTree returns the paths of the settings files names in the
+// directories below roots (those that exist; not below .git, not through
+// links), and whether the walk saw every entry within maxLinkWalk.
+func (g *Gate) settingsTree(roots, names []string) ([]string, bool) {
+	var out []string
+	budget := maxLinkWalk
+	seen := map[string]bool{}
+	for len(roots) > 0 {
+		d := roots[0]
+		roots = roots[1:]
+		if seen[d] || !pathmatch.Within(d, g.workdir) {
+			continue
+		}
+		seen[d] = true
+		entries, err := g.lookups().ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				return nil, false
+			}
+			switch {
+			case e.IsDir() && e.Name() != ".git":
+				roots = append(roots, filepath.Join(d, e.Name()))
+			case slices.Contains(names, e.Name()):
+				out = append(out, filepath.Join(d, e.Name()))
+			}
+		}
+	}
+	return out, true
 }
 
 // prefixed returns names, each with prefix before it.
@@ -757,7 +813,8 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 	var more []string
 	for _, v := range values {
 		why := g.settingsPathUnsound(dir, v)
-		if why == "" && ps.fromCwd {
+		if why == "" && ps.fromCwd && !slices.Contains(ps.follow, key) {
+			// A file it follows is found from the file's directory.
 			why = g.settingsPathUnsound(cwd, v)
 		}
 		if why != "" {
