@@ -185,7 +185,8 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		".cspell.yaml", ".cspell.yml", "cspell.yaml", "cspell.yml", ".config/.cspell.json", ".config/cspell.json",
 		".config/.cSpell.json", ".config/cSpell.json", ".config/.cspell.jsonc", ".config/cspell.jsonc", ".config/cspell.yaml",
 		".config/cspell.yml"}, up: true, scripts: true,
-		keys: []string{"cachelocation", "import", "path", "reporters"}, code: []string{"reporters"}, follow: []string{"import"},
+		keys: []string{"cachelocation", "import", "path", "reporters", "files", "globroot"}, code: []string{"reporters"},
+		follow:  []string{"import"},
 		options: []string{"-c", "--config"}, defaults: []string{".cspellcache"}}
 	for _, dir := range []string{"", ".config/"} {
 		for _, name := range []string{"cspell.config", ".cspell.config"} {
@@ -906,6 +907,9 @@ func (g *Gate) settingsPathUnsound(dir, v string) string {
 	}
 	if rest, ok := strings.CutPrefix(v, "${configDir}"); ok {
 		v = "./" + rest
+	}
+	if v == "${cwd}" || v == "${cwd}/" {
+		v = "." // cspell's globRoot: the working directory, in the workdir
 	}
 	v = cmakePresetMacros().Replace(v)
 	if rest, ok := strings.CutPrefix(v, "<rootDir>"); ok {
