@@ -1,0 +1,129 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// rt126Hugo is the mount of ../home/.ssh that a hugo theme or module
+// three directories down (mythemes/t, _vendor/example.com/t is four)
+// copies into public.
+func rt126Hugo(up string) string {
+	return "[module]\n[[module.mounts]]\nsource = \"" + up + "home/.ssh\"\ntarget = \"static\"\n"
+}
+
+// canaryRT126 are projects of round redteam126, each allowed at round
+// 125 while the real run wrote into the home, copied ~/.ssh/id_ed25519
+// into the project or printed it:
+//   - settings paths the tool takes from its working directory while the
+//     gate judged them from the settings file's (pytest's addopts and
+//     log_file in the settings of the directory its words name, mypy
+//     --config-file, jekyll and hugo --config, bazel --bazelrc);
+//   - settings files the gate did not read: hugo's themes in the
+//     directory themesDir or --themesDir names and the modules of
+//     _vendor/modules.txt, rubocop's .rubocop.yml of each directory it
+//     inspects (whose ERB it runs);
+//   - cspell's files and globRoot, which name the files it checks and
+//     prints the unknown words of, with their lines.
+var canaryRT126 = []settingsCanary{
+	{tool: "pytest", line: "pytest sub/test_a.py", files: map[string]string{"sub/pytest.ini": "[pytest]\naddopts = --junitxml=../home/sj.xml\n",
+		"sub/test_a.py": rt125Test}, wrote: "sj.xml"},
+	{tool: "pytest", line: "pytest sub/test_a.py", files: map[string]string{"sub/pytest.ini": "[pytest]\nlog_file = ../home/lf.log\n",
+		"sub/test_a.py": rt125Test}, wrote: "lf.log"},
+	{tool: "pytest", line: "pytest sub", files: map[string]string{"sub/pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"--junitxml=../home/sjt.xml\"\n",
+		"sub/test_a.py": rt125Test}, wrote: "sjt.xml"},
+	{tool: "mypy", line: "mypy --config-file sub/m.ini a.py", files: map[string]string{"sub/m.ini": "[mypy]\ncache_dir = ../home/mc\n", "a.py": "x = 1\n"},
+		wrote: "mc/.gitignore"},
+	{tool: "jekyll", line: "jekyll build --config sub/c.yml", files: map[string]string{"sub/c.yml": "destination: ../home/jd\n", "index.md": "---\n---\nx\n"},
+		wrote: "jd/index.html"},
+	{tool: "jekyll", line: "jekyll build --config sub/c.yml", files: map[string]string{"sub/c.yml": "source: ../home/.ssh\ndestination: out\n",
+		"index.md": "---\n---\nx\n"}, wrote: ".ssh/.jekyll-cache"},
+	{tool: "hugo", line: "hugo --config sub/h.toml", files: map[string]string{"sub/h.toml": "publishDir = \"../home/hp\"\n", "content/_index.md": "x\n"},
+		wrote: "hp/index.xml"},
+	{tool: "bazel", line: "bazel --bazelrc=sub/ci.rc version", files: map[string]string{"WORKSPACE": "",
+		"sub/ci.rc": "startup --max_idle_secs=10\nstartup --output_user_root=../home/bzs\n"}, wrote: "bzs"},
+	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "themesDir = \"mythemes\"\ntheme = \"t\"\n", "content/_index.md": "x\n",
+		"mythemes/t/hugo.toml": rt126Hugo("../../../")}, copied: "public/id_ed25519"},
+	{tool: "hugo", line: "hugo --themesDir mythemes", files: map[string]string{"hugo.toml": "theme = \"t\"\n", "content/_index.md": "x\n",
+		"mythemes/t/hugo.toml": rt126Hugo("../../../")}, copied: "public/id_ed25519"},
+	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "[module]\n[[module.imports]]\npath = \"example.com/t\"\n", "content/_index.md": "x\n",
+		"_vendor/modules.txt": "# example.com/t v1.0.0\n", "_vendor/example.com/t/hugo.toml": rt126Hugo("../../../../")}, copied: "public/id_ed25519"},
+	{tool: "rubocop", line: "rubocop", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n",
+		"sub/.rubocop.yml": "<% File.write('../../home/rerb', 'x') %>\nAllCops:\n  NewCops: enable\n"}, wrote: "rerb"},
+	{tool: "rubocop", line: "rubocop sub/a.rb", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n",
+		"sub/.rubocop.yml": "<% File.write('../../home/rerb2', 'x') %>\nAllCops:\n  NewCops: enable\n"}, wrote: "rerb2"},
+	{tool: "cspell", line: "cspell lint --show-context", files: map[string]string{"cspell.json": `{"language": "xx", "files": ["../home/.ssh/id_ed25519"]}`},
+		printed: true},
+	{tool: "cspell", line: "cspell lint --show-context", files: map[string]string{"cspell.json": `{"language": "xx", "globRoot": "..", "files": ["home/.ssh/id_ed25519"]}`},
+		printed: true},
+}
+
+// rt126Ordinary are ordinary projects in the forms round redteam126 reads
+// anew: a test directory's pytest.ini with addopts and a cache of its
+// own, mypy and jekyll settings in a directory of their own, a bazelrc
+// there, hugo's themes in mythemes and a vendored module with mounts of
+// their own, a directory's .rubocop.yml inheriting the project's, and
+// cspell's files and globRoot of ${cwd}.
+var rt126Ordinary = []settingsOrdinary{
+	{tool: "pytest", line: "pytest sub/test_a.py", files: map[string]string{"sub/pytest.ini": "[pytest]\naddopts = -ra --junitxml=build/j.xml\ncache_dir = .cache\n",
+		"sub/test_a.py": rt125Test}},
+	{tool: "mypy", line: "mypy --config-file sub/m.ini a.py", files: map[string]string{"sub/m.ini": "[mypy]\ncache_dir = .mypy_cache\n", "a.py": "x = 1\n"}},
+	{tool: "jekyll", line: "jekyll build --config sub/c.yml", files: map[string]string{"sub/c.yml": "title: x\ndestination: _site\n", "index.md": "---\n---\nx\n"}},
+	{tool: "bazel", line: "bazel --bazelrc=sub/ci.rc version", files: map[string]string{"WORKSPACE": "",
+		"sub/ci.rc": "startup --max_idle_secs=10\nbuild --jobs=4 --disk_cache=.cache/disk\n"}},
+	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "themesDir = \"mythemes\"\ntheme = \"t\"\n", "content/_index.md": "x\n",
+		"mythemes/t/hugo.toml":    "[params]\ncolor = \"blue\"\n[module]\n[[module.mounts]]\nsource = \"static\"\ntarget = \"static\"\n",
+		"mythemes/t/static/t.css": "p {}\n"}},
+	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "[module]\n[[module.imports]]\npath = \"example.com/t\"\n", "content/_index.md": "x\n",
+		"_vendor/modules.txt": "# example.com/t v1.0.0\n", "_vendor/example.com/t/hugo.toml": "[module]\n[[module.mounts]]\nsource = \"static\"\ntarget = \"static\"\n",
+		"_vendor/example.com/t/static/t.css": "p {}\n"}},
+	{tool: "rubocop", line: "rubocop", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n", ".rubocop.yml": "AllCops:\n  NewCops: enable\n",
+		"sub/.rubocop.yml": "inherit_from: ../.rubocop.yml\nStyle/FrozenStringLiteralComment:\n  Enabled: false\n"}},
+	{tool: "cspell", line: "cspell lint --show-context", files: map[string]string{"cspell.json": `{"globRoot": "${cwd}", "files": ["src/**/*.md", "**/*.txt"], "words": ["mkdocs"]}`,
+		"src/a.md": "hello\n"}},
+}
+
+// TestCanaryRT126 checks canaryRT126 and rt126Ordinary as
+// TestCanaryRT123 checks its own.
+func TestCanaryRT126(t *testing.T) {
+	t.Parallel()
+	checkSettingsCanaries(t, canaryRT126, rt126Ordinary)
+}
+
+// TestCanaryRT126Linked checks a word of pytest's addopts through a link
+// the project holds: to ../home, pytest wrote its report there while the
+// gate allowed the line (it judged only words with .., / or ~); to a
+// directory of the project, the line stays allowed.
+func TestCanaryRT126Linked(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		to   string
+		want permission.Decision
+	}{{"../home", permission.Ask}, {"build", permission.Allow}} {
+		home, wd := unlinkedFixture(t)
+		writeTreeMode(t, wd, map[string]string{"pytest.ini": "[pytest]\naddopts = -p no:cacheprovider --junitxml=lnk/j.xml\n",
+			"test_a.py": rt125Test, "build/.keep": ""}, 0o644)
+		if err := os.Symlink(c.to, filepath.Join(wd, "lnk")); err != nil {
+			t.Fatal(err)
+		}
+		if v := secretDecider(t, home, wd)("pytest"); v.Decision != c.want {
+			t.Errorf("pytest with lnk -> %s: %v (%s), want %v", c.to, v.Decision, v.Reason, c.want)
+		}
+		if _, err := exec.LookPath("pytest"); err != nil {
+			tooltest.LeftOut(t, "pytest is not installed: the real run of pytest is left out", tooltest.CanaryTools)
+			continue
+		}
+		out := runIn(t, home, wd, "pytest")
+		_, err := os.Stat(filepath.Join(home, "j.xml"))
+		if wrote := err == nil; wrote != (c.want == permission.Ask) {
+			t.Errorf("pytest with lnk -> %s wrote ../home/j.xml: %v:\n%s", c.to, wrote, out)
+		}
+	}
+}
