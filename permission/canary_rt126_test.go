@@ -127,3 +127,24 @@ func TestCanaryRT126Linked(t *testing.T) {
 		}
 	}
 }
+
+// TestCanaryRT126BazelWrapper checks bazel's launcher, which runs the
+// workspace's tools/bazel in bazel's place: bazel version ran it, and it
+// wrote ../home, while the gate allowed the line.
+func TestCanaryRT126BazelWrapper(t *testing.T) {
+	t.Parallel()
+	home, wd := unlinkedFixture(t)
+	writeTreeMode(t, wd, map[string]string{"WORKSPACE": ""}, 0o644)
+	writeTreeMode(t, wd, map[string]string{"tools/bazel": "#!/bin/sh\necho x > ../home/tb\n"}, 0o755)
+	if v := secretDecider(t, home, wd)("bazel version"); v.Decision != permission.Ask {
+		t.Errorf("bazel version with tools/bazel: %v (%s), want ask", v.Decision, v.Reason)
+	}
+	if _, err := exec.LookPath("bazel"); err != nil {
+		tooltest.LeftOut(t, "bazel is not installed: the real run of bazel version is left out", tooltest.CanaryTools)
+		return
+	}
+	out := runIn(t, home, wd, "bazel version")
+	if _, err := os.Stat(filepath.Join(home, "tb")); err != nil {
+		t.Errorf("bazel version did not run tools/bazel (%v):\n%s", err, out)
+	}
+}

@@ -70,6 +70,12 @@ type pathSettings struct {
 	scripts bool
 	// bazelrc marks bazel's .bazelrc (bazelrcUnsound).
 	bazelrc bool
+	// runs are the programs, from its working directory (and, with up,
+	// from each directory above it in the workdir), that it runs in its
+	// own place when the project holds them: any asks (round redteam126:
+	// bazel's launcher ran tools/bazel, which wrote ../home, for bazel
+	// version).
+	runs []string
 	// modules are the settings files of a module of hugo's, from its
 	// directory: those of each directory in the themes directory that
 	// themesDir or --themesDir names, and of each module that
@@ -208,7 +214,8 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		keys:        []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
 	// bazel --bazelrc=ci.rc reads ci.rc too (its --output_user_root=../home/…
 	// went unread).
-	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"}}
+	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"},
+		runs: []string{"tools/bazel"}}
 	// clang-tidy takes the compile command of compile_commands.json
 	// too, there or in the directory -p names (compileCommandsUnsound);
 	// --vfsoverlay's file maps the paths the compiler reads to others
@@ -321,6 +328,20 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		return slices.ContainsFunc(ps.when, func(o string) bool { return w == o || strings.HasPrefix(w, o+"=") })
 	}) {
 		return ""
+	}
+	for d := cwd; len(ps.runs) > 0; d = filepath.Dir(d) {
+		for _, f := range ps.runs {
+			p := filepath.Join(d, f)
+			if writesSettings(writes, p) {
+				return "the line writes " + clip(p) + ", which " + tool + " runs in its own place"
+			}
+			if _, err := os.Lstat(p); err == nil {
+				return tool + " runs " + clip(p) + ", a program of the project's, in its own place"
+			}
+		}
+		if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
+			break
+		}
 	}
 	for d := cwd; len(ps.defaults) > 0; d = filepath.Dir(d) {
 		for _, f := range ps.defaults {
