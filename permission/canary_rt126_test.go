@@ -148,3 +148,24 @@ func TestCanaryRT126BazelWrapper(t *testing.T) {
 		t.Errorf("bazel version did not run tools/bazel (%v):\n%s", err, out)
 	}
 }
+
+// canaryRT126AtFiles are clang-tidy lines whose response file (@rsp,
+// which LLVM's option parser reads as more words) writes the home or
+// prints the key: allowed at round 125, as the gate took @rsp for a file
+// operand.
+var canaryRT126AtFiles = []settingsCanary{
+	{tool: "clang-tidy", line: "clang-tidy @rsp a.c --", files: map[string]string{
+		"rsp": "--checks=-*,readability-braces-around-statements --export-fixes=../home/fx.yaml\n",
+		"a.c": "int f(int x) { if (x) return 1; return 0; }\n"}, wrote: "fx.yaml"},
+	{tool: "clang-tidy", line: "clang-tidy @rsp a.c --", files: map[string]string{
+		"rsp": "--extra-arg=-include --extra-arg=../home/.ssh/id_ed25519\n", "a.c": "int f(int x) { return x; }\n"}, printed: true},
+}
+
+// TestCanaryRT126AtFiles checks canaryRT126AtFiles, and clang-tidy on a
+// file of the project with its arguments on the line, which stays
+// allowed.
+func TestCanaryRT126AtFiles(t *testing.T) {
+	t.Parallel()
+	checkSettingsCanaries(t, canaryRT126AtFiles, []settingsOrdinary{{tool: "clang-tidy", line: "clang-tidy --checks=readability-braces-around-statements a.c --",
+		files: map[string]string{"a.c": "int f(int x) { if (x) return 1; return 0; }\n"}}})
+}

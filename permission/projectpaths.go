@@ -91,6 +91,12 @@ type pathSettings struct {
 	// pytest's and golangci-lint's settings); with operandsEnd, its words
 	// after -- are not its operands (clang-tidy's compiler arguments).
 	operandDirs, operandsEnd bool
+	// atFiles marks a tool that reads more words from the file a word
+	// @F names (LLVM's response files, pytest's since 8.2): any
+	// asks (round redteam126: clang-tidy @rsp a.c, with rsp holding
+	// --export-fixes=../home/x and --extra-arg=-include of the key, wrote
+	// the home and printed the key).
+	atFiles bool
 	// tree are the settings files it reads in every directory below the
 	// directories it inspects (its working directory, and those its words
 	// name): rubocop reads the .rubocop.yml of each inspected file's
@@ -133,7 +139,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	pytest := pathSettings{files: []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", ".coveragerc"},
 		up: true, operandDirs: true, fromCwd: true,
 		keys:    []string{"cache_dir", "log_file", "addopts", "junit_xml", "data_file", "directory", "output", "rootdir", "basetemp"},
-		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}}
+		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}, atFiles: true}
 	// mypy checks the files its settings name, and with pretty prints
 	// their lines (round redteam125: files = ../home/.ssh/id_ed25519
 	// printed the key).
@@ -222,7 +228,8 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	// (external-contents: ~/.ssh/id_ed25519 for a.c printed the key).
 	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true,
 		operandDirs: true, operandsEnd: true, keys: []string{"extraargs", "extraargsbefore", "external-contents"},
-		args: []string{"extraargs", "extraargsbefore"}, options: []string{"--config-file", "-p", "--p", "--vfsoverlay"}}
+		args: []string{"extraargs", "extraargsbefore"}, options: []string{"--config-file", "-p", "--p", "--vfsoverlay"},
+		atFiles: true}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
 		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
@@ -328,6 +335,9 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		return slices.ContainsFunc(ps.when, func(o string) bool { return w == o || strings.HasPrefix(w, o+"=") })
 	}) {
 		return ""
+	}
+	if i := slices.IndexFunc(args, func(w string) bool { return strings.HasPrefix(w, "@") }); ps.atFiles && i >= 0 {
+		return tool + " reads more words from " + clip(args[i]) + ", a file of arguments the gate does not read"
 	}
 	for d := cwd; len(ps.runs) > 0; d = filepath.Dir(d) {
 		for _, f := range ps.runs {
