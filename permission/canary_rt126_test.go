@@ -55,6 +55,8 @@ var canaryRT126 = []settingsCanary{
 		"mythemes/t/hugo.toml": rt126Hugo("../../../")}, copied: "public/id_ed25519"},
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "[module]\n[[module.imports]]\npath = \"example.com/t\"\n", "content/_index.md": "x\n",
 		"_vendor/modules.txt": "# example.com/t v1.0.0\n", "_vendor/example.com/t/hugo.toml": rt126Hugo("../../../../")}, copied: "public/id_ed25519"},
+	{tool: "hugo", line: "hugo -s site --themesDir th", files: map[string]string{"site/hugo.toml": "theme = \"t\"\n", "site/content/_index.md": "x\n",
+		"site/th/t/hugo.toml": rt126Hugo("../../../../")}, copied: "site/public/id_ed25519"},
 	{tool: "rubocop", line: "rubocop", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n",
 		"sub/.rubocop.yml": "<% File.write('../../home/rerb', 'x') %>\nAllCops:\n  NewCops: enable\n"}, wrote: "rerb"},
 	{tool: "rubocop", line: "rubocop sub/a.rb", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n",

@@ -438,6 +438,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 				continue
 			}
 			for _, p := range strings.Split(v, ",") {
+				raw := p
 				if !filepath.IsAbs(p) {
 					p = filepath.Join(cwd, p)
 				}
@@ -449,8 +450,20 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 				}
 				switch {
 				case o == "--themesDir":
-					// hugo --themesDir DIR: each theme's settings.
-					files = append(files, settingsFilesIn(p, prefixed("*/", ps.modules))...)
+					// hugo --themesDir DIR: each theme's settings, DIR
+					// taken from the directory -s names too, as hugo
+					// takes it (round redteam126: hugo -s site
+					// --themesDir th copied the key by site/th/t's
+					// mounts).
+					for _, d := range append(optionValues(args, "-s", "--source"), ".") {
+						if !filepath.IsAbs(d) {
+							d = filepath.Join(cwd, d)
+						}
+						if !filepath.IsAbs(raw) {
+							p = filepath.Join(d, raw)
+						}
+						files = append(files, settingsFilesIn(p, prefixed("*/", ps.modules))...)
+					}
 				case err == nil && fi != nil && fi.IsDir() && o == "--configDir":
 					files = append(files, p+"/")
 				case err == nil && (fi == nil || fi.IsDir()):
@@ -554,6 +567,20 @@ func optionValue(o string, args []string, i int) (string, bool) {
 		return rest[1:], true
 	}
 	return "", false
+}
+
+// optionValues returns the values args give the options opts (see
+// optionValue).
+func optionValues(args []string, opts ...string) []string {
+	var out []string
+	for i := range args {
+		for _, o := range opts {
+			if v, ok := optionValue(o, args, i); ok && v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // settingsFilesIn returns the paths of the settings files names in dir:
