@@ -25,7 +25,9 @@ func rt126Hugo(up string) string {
 //   - settings paths the tool takes from its working directory while the
 //     gate judged them from the settings file's (pytest's addopts and
 //     log_file in the settings of the directory its words name, mypy
-//     --config-file, jekyll and hugo --config, bazel --bazelrc);
+//     --config-file, jekyll and hugo --config, bazel --bazelrc), and
+//     settings files hugo takes from the directory -s names and cspell
+//     from --root's;
 //   - settings files the gate did not read: hugo's themes in the
 //     directory themesDir or --themesDir names and the modules of
 //     _vendor/modules.txt, rubocop's .rubocop.yml of each directory it
@@ -57,6 +59,14 @@ var canaryRT126 = []settingsCanary{
 		"_vendor/modules.txt": "# example.com/t v1.0.0\n", "_vendor/example.com/t/hugo.toml": rt126Hugo("../../../../")}, copied: "public/id_ed25519"},
 	{tool: "hugo", line: "hugo -s site --themesDir th", files: map[string]string{"site/hugo.toml": "theme = \"t\"\n", "site/content/_index.md": "x\n",
 		"site/th/t/hugo.toml": rt126Hugo("../../../../")}, copied: "site/public/id_ed25519"},
+	{tool: "hugo", line: "hugo -s site --config h.toml", files: map[string]string{"site/h.toml": "publishDir = \"../../home/hc\"\n",
+		"site/content/_index.md": "x\n"}, wrote: "hc/index.xml"},
+	{tool: "hugo", line: "hugo -s site --configDir cfg", files: map[string]string{"site/cfg/_default/hugo.toml": "publishDir = \"../../home/hcd\"\n",
+		"site/content/_index.md": "x\n"}, wrote: "hcd/index.xml"},
+	{tool: "cspell", line: "cspell lint --root sub --show-context", files: map[string]string{"sub/cspell.json": `{"language": "xx", "files": ["../../home/.ssh/id_ed25519"]}`},
+		printed: true},
+	{tool: "cspell", line: "cspell lint --root sub .", files: map[string]string{"sub/cspell.json": `{"cache": {"useCache": true, "cacheLocation": "../../home/cr"}}`,
+		"sub/a.md": "hello\n"}, wrote: "cr"},
 	{tool: "rubocop", line: "rubocop", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n",
 		"sub/.rubocop.yml": "<% File.write('../../home/rerb', 'x') %>\nAllCops:\n  NewCops: enable\n"}, wrote: "rerb"},
 	{tool: "rubocop", line: "rubocop sub/a.rb", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n",
@@ -88,6 +98,9 @@ var rt126Ordinary = []settingsOrdinary{
 		"_vendor/example.com/t/static/t.css": "p {}\n"}},
 	{tool: "rubocop", line: "rubocop", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n", ".rubocop.yml": "AllCops:\n  NewCops: enable\n",
 		"sub/.rubocop.yml": "inherit_from: ../.rubocop.yml\nStyle/FrozenStringLiteralComment:\n  Enabled: false\n"}},
+	{tool: "hugo", line: "hugo -s site --config h.toml", files: map[string]string{"site/h.toml": "publishDir = \"public\"\n", "site/content/_index.md": "x\n"}},
+	{tool: "cspell", line: "cspell lint --root sub .", files: map[string]string{"sub/cspell.json": `{"words": ["mkdocs"], "cache": {"useCache": true, "cacheLocation": ".cspellcache"}}`,
+		"sub/a.md": "hello\n"}},
 	{tool: "cspell", line: "cspell lint --show-context", files: map[string]string{"cspell.json": `{"globRoot": "${cwd}", "files": ["src/**/*.md", "**/*.txt"], "words": ["mkdocs"]}`,
 		"src/a.md": "hello\n"}},
 }

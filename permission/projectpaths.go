@@ -118,6 +118,11 @@ type pathSettings struct {
 	// options are the tool's options whose value names a settings file
 	// (or a directory holding one) to read besides its own.
 	options []string
+	// from are the options that name the directory it takes the
+	// relative paths of its other options from, besides its working
+	// directory (round redteam126: hugo -s site --config h.toml and
+	// --configDir cfg read site/h.toml and site/cfg, which wrote ../home).
+	from []string
 	// when, if set, are the options without which the tool reads none
 	// of its files (cmake reads its presets for --preset only).
 	when []string
@@ -166,8 +171,9 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 			"staticdir0", "staticdir1", "staticdir2", "staticdir3", "staticdir4", "staticdir5", "staticdir6", "staticdir7",
 			"staticdir8", "staticdir9", "staticdir10", "layoutdir", "datadir", "assetdir", "i18ndir", "archetypedir",
 			"themesdir", "source"},
-		options: []string{"--config", "--configDir", "-s", "--source", "--themesDir"}, defaults: []string{"public", "resources"},
-		fromCwd: true}
+		options: []string{"--config", "--configDir", "-s", "--source", "--themesDir"}, from: []string{"-s", "--source"},
+		defaults: []string{"public", "resources"},
+		fromCwd:  true}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
 	// mvnd reads its own settings besides (mavenconfig.go).
@@ -198,8 +204,10 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		".config/.cSpell.json", ".config/cSpell.json", ".config/.cspell.jsonc", ".config/cspell.jsonc", ".config/cspell.yaml",
 		".config/cspell.yml"}, up: true, scripts: true,
 		keys: []string{"cachelocation", "import", "path", "reporters", "files", "globroot"}, code: []string{"reporters"},
-		follow:  []string{"import"},
-		options: []string{"-c", "--config"}, defaults: []string{".cspellcache"}}
+		follow: []string{"import"},
+		// cspell --root DIR looks for its settings in DIR too (round
+		// redteam126: sub/cspell.json's files printed the key).
+		options: []string{"-c", "--config", "-r", "--root"}, defaults: []string{".cspellcache"}}
 	for _, dir := range []string{"", ".config/"} {
 		for _, name := range []string{"cspell.config", ".cspell.config"} {
 			for _, ext := range []string{".json", ".jsonc", ".yaml", ".yml", ".mjs", ".cjs", ".js"} {
@@ -431,47 +439,27 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			break
 		}
 	}
+	// The directories its options' relative paths are taken from: the
+	// working directory, and those of ps.from (hugo -s DIR).
+	bases := []string{cwd}
+	for _, d := range optionValues(args, ps.from...) {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cwd, d)
+		}
+		bases = append(bases, filepath.Clean(d))
+	}
 	for i := range args {
 		for _, o := range ps.options {
 			v, ok := optionValue(o, args, i)
 			if !ok || v == "" {
 				continue
 			}
-			for _, p := range strings.Split(v, ",") {
-				raw := p
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(cwd, p)
-				}
-				p = filepath.Clean(p)
-				fi, err := os.Stat(p)
-				if ps.tokens && (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
-					// mvn -f dir/pom.xml: the project of that directory.
-					p, fi, err = filepath.Dir(p), nil, nil
-				}
-				switch {
-				case o == "--themesDir":
-					// hugo --themesDir DIR: each theme's settings, DIR
-					// taken from the directory -s names too, as hugo
-					// takes it (round redteam126: hugo -s site
-					// --themesDir th copied the key by site/th/t's
-					// mounts).
-					for _, d := range append(optionValues(args, "-s", "--source"), ".") {
-						if !filepath.IsAbs(d) {
-							d = filepath.Join(cwd, d)
-						}
-						if !filepath.IsAbs(raw) {
-							p = filepath.Join(d, raw)
-						}
-						files = append(files, settingsFilesIn(p, prefixed("*/", ps.modules))...)
+			for _, raw := range strings.Split(v, ",") {
+				for _, base := range bases {
+					if base != cwd && slices.Contains(ps.from, o) {
+						continue // -s DIR itself is from the working directory
 					}
-				case err == nil && fi != nil && fi.IsDir() && o == "--configDir":
-					files = append(files, p+"/")
-				case err == nil && (fi == nil || fi.IsDir()):
-					// tsc -p DIR, pytest --rootdir DIR, hugo -s DIR, mvn
-					// -f DIR: its files.
-					files = append(files, settingsFilesIn(p, ps.files)...)
-				default:
-					files = append(files, p)
+					files = append(files, g.optionSettingsFiles(ps, o, base, raw)...)
 				}
 			}
 		}
@@ -567,6 +555,41 @@ func optionValue(o string, args []string, i int) (string, bool) {
 		return rest[1:], true
 	}
 	return "", false
+}
+
+// optionSettingsFiles returns the settings files that the value raw of
+// the option o names, taken from the directory base: the file itself, or
+// a directory's settings files (tsc -p DIR, pytest --rootdir DIR, hugo
+// -s DIR, mvn -f DIR, and, for a tool that looks up, those above it in
+// the workdir: cspell --root DIR), hugo's --configDir and the themes of
+// --themesDir.
+func (g *Gate) optionSettingsFiles(ps pathSettings, o, base, raw string) []string {
+	p := raw
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	p = filepath.Clean(p)
+	fi, err := os.Stat(p)
+	if ps.tokens && (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
+		// mvn -f dir/pom.xml: the project of that directory.
+		p, fi, err = filepath.Dir(p), nil, nil
+	}
+	switch {
+	case o == "--themesDir":
+		return settingsFilesIn(p, prefixed("*/", ps.modules))
+	case err == nil && fi != nil && fi.IsDir() && o == "--configDir":
+		return []string{p + "/"}
+	case err == nil && (fi == nil || fi.IsDir()):
+		var files []string
+		for d := p; ; d = filepath.Dir(d) {
+			files = append(files, settingsFilesIn(d, ps.files)...)
+			if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
+				break
+			}
+		}
+		return files
+	}
+	return []string{p}
 }
 
 // optionValues returns the values args give the options opts (see
