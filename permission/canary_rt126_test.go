@@ -45,6 +45,8 @@ var canaryRT126 = []settingsCanary{
 		wrote: "mc/.gitignore"},
 	{tool: "jekyll", line: "jekyll build --config sub/c.yml", files: map[string]string{"sub/c.yml": "destination: ../home/jd\n", "index.md": "---\n---\nx\n"},
 		wrote: "jd/index.html"},
+	{tool: "jekyll", line: "jekyll build -s src", files: map[string]string{"src/_config.yml": "destination: ../home/js2\n", "src/index.md": "---\n---\nx\n"},
+		wrote: "js2/index.html"},
 	{tool: "jekyll", line: "jekyll build --config sub/c.yml", files: map[string]string{"sub/c.yml": "source: ../home/.ssh\ndestination: out\n",
 		"index.md": "---\n---\nx\n"}, wrote: ".ssh/.jekyll-cache"},
 	{tool: "hugo", line: "hugo --config sub/h.toml", files: map[string]string{"sub/h.toml": "publishDir = \"../home/hp\"\n", "content/_index.md": "x\n"},
