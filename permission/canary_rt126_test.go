@@ -30,7 +30,7 @@ func rt126Hugo(up string) string {
 //     from --root's;
 //   - settings files the gate did not read: hugo's themes in the
 //     directory themesDir or --themesDir names and the modules of
-//     _vendor/modules.txt, rubocop's .rubocop.yml of each directory it
+//     _vendor/modules.txt and of module.replacements, rubocop's .rubocop.yml of each directory it
 //     inspects (whose ERB it runs);
 //   - cspell's files and globRoot, which name the files it checks and
 //     prints the unknown words of, with their lines.
@@ -59,6 +59,8 @@ var canaryRT126 = []settingsCanary{
 		"mythemes/t/hugo.toml": rt126Hugo("../../../")}, copied: "public/id_ed25519"},
 	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "[module]\n[[module.imports]]\npath = \"example.com/t\"\n", "content/_index.md": "x\n",
 		"_vendor/modules.txt": "# example.com/t v1.0.0\n", "_vendor/example.com/t/hugo.toml": rt126Hugo("../../../../")}, copied: "public/id_ed25519"},
+	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "[module]\nreplacements = \"example.com/t -> ../mods/t\"\n[[module.imports]]\npath = \"example.com/t\"\n",
+		"content/_index.md": "x\n", "mods/t/hugo.toml": rt126Hugo("../../../")}, copied: "public/id_ed25519"},
 	{tool: "hugo", line: "hugo -s site --themesDir th", files: map[string]string{"site/hugo.toml": "theme = \"t\"\n", "site/content/_index.md": "x\n",
 		"site/th/t/hugo.toml": rt126Hugo("../../../../")}, copied: "site/public/id_ed25519"},
 	{tool: "hugo", line: "hugo -s site --config h.toml", files: map[string]string{"site/h.toml": "publishDir = \"../../home/hc\"\n",
@@ -101,6 +103,8 @@ var rt126Ordinary = []settingsOrdinary{
 	{tool: "rubocop", line: "rubocop", files: map[string]string{"a.rb": "x = 1\n", "sub/a.rb": "y = 2\n", ".rubocop.yml": "AllCops:\n  NewCops: enable\n",
 		"sub/.rubocop.yml": "inherit_from: ../.rubocop.yml\nStyle/FrozenStringLiteralComment:\n  Enabled: false\n"}},
 	{tool: "hugo", line: "hugo -s site --config h.toml", files: map[string]string{"site/h.toml": "publishDir = \"public\"\n", "site/content/_index.md": "x\n"}},
+	{tool: "hugo", line: "hugo", files: map[string]string{"hugo.toml": "[module]\nreplacements = \"example.com/t -> ../mods/t\"\n[[module.imports]]\npath = \"example.com/t\"\n",
+		"content/_index.md": "x\n", "mods/t/hugo.toml": "[module]\n[[module.mounts]]\nsource = \"static\"\ntarget = \"static\"\n", "mods/t/static/t.css": "p {}\n"}},
 	{tool: "cspell", line: "cspell lint --root sub .", files: map[string]string{"sub/cspell.json": `{"words": ["mkdocs"], "cache": {"useCache": true, "cacheLocation": ".cspellcache"}}`,
 		"sub/a.md": "hello\n"}},
 	{tool: "cspell", line: "cspell lint --show-context", files: map[string]string{"cspell.json": `{"globRoot": "${cwd}", "files": ["src/**/*.md", "**/*.txt"], "words": ["mkdocs"]}`,

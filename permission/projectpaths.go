@@ -592,6 +592,51 @@ func (g *Gate) optionSettingsFiles(ps pathSettings, o, base, raw string) []strin
 	return []string{p}
 }
 
+// hugoReplacements says why the module replacements of a hugo settings
+// file in dir (module.replacements: "PATH -> DIR, …", DIR relative to the
+// themes directory) may name a module outside the workdir, or "", and
+// returns the settings files (names) of the modules they name, which hugo
+// reads as a theme's (round redteam126: a replacement by mods/t, whose
+// mounts took ../home/.ssh, copied the key into public).
+func (g *Gate) hugoReplacements(cwd, dir string, entries []settingsEntry, names []string) (string, []string) {
+	themes := []string{"themes"}
+	for _, e := range entries {
+		if strings.EqualFold(e.key, "themesdir") {
+			themes = append(themes, e.values...)
+		}
+	}
+	var more []string
+	for _, e := range entries {
+		if !strings.EqualFold(e.key, "replacements") {
+			continue
+		}
+		for _, v := range e.values {
+			for _, part := range strings.Split(v, ",") {
+				_, to, ok := strings.Cut(part, "->")
+				if to = strings.TrimSpace(to); !ok || to == "" {
+					return "sets replacements to " + clip(v) + ", which the gate does not read", nil
+				}
+				for _, t := range themes {
+					for _, from := range []string{dir, cwd} {
+						p, base := to, t
+						if !filepath.IsAbs(base) {
+							base = filepath.Join(from, base)
+						}
+						if !filepath.IsAbs(p) {
+							p = filepath.Join(base, p)
+						}
+						if why := g.settingsPathUnsound(from, p); why != "" {
+							return "sets replacements to " + clip(v) + ": " + why, nil
+						}
+						more = append(more, settingsFilesIn(p, names)...)
+					}
+				}
+			}
+		}
+	}
+	return "", more
+}
+
 // optionValues returns the values args give the options opts (see
 // optionValue).
 func optionValues(args []string, opts ...string) []string {
@@ -794,6 +839,13 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	if entries, why, ok := settingsParsed(base, text, yaml); ok {
 		if why != "" {
 			return why, nil
+		}
+		if len(ps.modules) > 0 {
+			why, named := g.hugoReplacements(cwd, dir, entries, ps.modules)
+			if why != "" {
+				return why, nil
+			}
+			more = append(more, named...)
 		}
 		for _, e := range entries {
 			key := strings.ToLower(e.key)
