@@ -3,6 +3,7 @@
 package permission_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,11 +112,23 @@ var rt126Ordinary = []settingsOrdinary{
 		"src/a.md": "hello\n"}},
 }
 
+// rt126Gems is a project whose vendor/bundle holds 100 gems, each with a
+// .rubocop.yml of its own, as bundle install --path vendor/bundle leaves
+// it: rubocop excludes vendor/ by default, and the gate reads them all.
+func rt126Gems() map[string]string {
+	files := map[string]string{"a.rb": "x = 1\n", ".rubocop.yml": "AllCops:\n  NewCops: enable\n"}
+	for i := range 100 {
+		files[fmt.Sprintf("vendor/bundle/ruby/3.1.0/gems/g%d-1.0/.rubocop.yml", i)] = "inherit_from: .rubocop_todo.yml\nrequire: rubocop-rake\n" +
+			"AllCops:\n  TargetRubyVersion: 2.7\n  Exclude:\n    - 'tmp/**/*'\n"
+	}
+	return files
+}
+
 // TestCanaryRT126 checks canaryRT126 and rt126Ordinary as
 // TestCanaryRT123 checks its own.
 func TestCanaryRT126(t *testing.T) {
 	t.Parallel()
-	checkSettingsCanaries(t, canaryRT126, rt126Ordinary)
+	checkSettingsCanaries(t, canaryRT126, append(rt126Ordinary, settingsOrdinary{tool: "rubocop", line: "rubocop", files: rt126Gems()}))
 }
 
 // TestCanaryRT126Linked checks a word of pytest's addopts through a link

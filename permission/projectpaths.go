@@ -372,6 +372,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		}
 	}
 	var files []string
+	inTree := 0
 	if ps.operandDirs {
 		// clang-tidy src/a.c: src's .clang-tidy, and those above;
 		// pytest sub, golangci-lint run ./sub/...: sub's, and those
@@ -414,10 +415,13 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			}
 		}
 		more, complete := g.settingsTree(roots, ps.tree)
-		if !complete {
+		if !complete || len(more) > maxSettingsTreeFiles {
 			return tool + " reads the settings files of every directory it inspects, more than the gate walks"
 		}
 		files = append(files, more...)
+		// Gems installed in vendor/bundle bring their own: they do not
+		// count toward maxPathSettingsFiles.
+		inTree = len(more)
 	}
 	if ps.operands {
 		// doxygen Doxyfile.in, doxygen - (from standard input).
@@ -480,7 +484,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		if _, err := os.Lstat(strings.TrimSuffix(p, "/")); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if read++; read > maxPathSettingsFiles {
+		if read++; read > maxPathSettingsFiles+inTree {
 			return tool + " reads more settings files than the gate checks"
 		}
 		if ps.scripts && (strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".cjs") || strings.HasSuffix(p, ".mjs")) {
@@ -758,6 +762,11 @@ const maxDoxyfileSize = 1 << 20
 // maxPathSettingsFiles bounds the settings files read for one tool (those
 // that exist); a tool that reads more makes the line opaque.
 const maxPathSettingsFiles = 64
+
+// maxSettingsTreeFiles bounds the settings files of pathSettings.tree
+// found below the directories a tool inspects (rubocop's .rubocop.yml of
+// each directory, gems in vendor/bundle among them).
+const maxSettingsTreeFiles = 4096
 
 // settingsString matches a quoted string of an array.
 var settingsString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) })
