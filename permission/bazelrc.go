@@ -39,10 +39,19 @@ var bazelPathOptions = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// bazelrcUnsound says why the .bazelrc text in dir may make bazel write
-// outside the workdir or run a java or code the project holds, or "", and
-// returns the files it imports.
-func (g *Gate) bazelrcUnsound(dir, text string) (string, []string) {
+// bazelrcUnsound says why the .bazelrc text in dir, read by bazel running
+// in cwd, may make bazel write outside the workdir or run a java or code
+// the project holds, or "", and returns the files it imports. Its paths
+// are judged from dir and from cwd: bazel --bazelrc=sub/ci.rc version
+// took --output_user_root=../home/x from the working directory and wrote
+// there (round redteam126).
+func (g *Gate) bazelrcUnsound(cwd, dir, text string) (string, []string) {
+	pathUnsound := func(v string) string {
+		if why := g.settingsPathUnsound(dir, v); why != "" {
+			return why
+		}
+		return g.settingsPathUnsound(cwd, v)
+	}
 	var more []string
 	// Bazel joins a line ending in a backslash to the next with nothing
 	// between (rc_file.cc): "--output_user_root=.\" and "./home/x" are
@@ -83,7 +92,7 @@ func (g *Gate) bazelrcUnsound(dir, text string) (string, []string) {
 				value = words[i+2]
 			}
 			if bazelPathOptions()[name] {
-				if why := g.settingsPathUnsound(dir, strings.ReplaceAll(value, "%workspace%", dir)); why != "" {
+				if why := pathUnsound(strings.ReplaceAll(value, "%workspace%", dir)); why != "" {
 					return "sets " + clip(name) + " to " + clip(value) + ": " + why, nil
 				}
 			}
@@ -92,7 +101,12 @@ func (g *Gate) bazelrcUnsound(dir, text string) (string, []string) {
 					return "gives bazel's java " + clip(value) + ", an option the gate does not know to be harmless", nil
 				}
 			}
-			if why := g.tokenUnsound(dir, strings.ReplaceAll(w, "%workspace%", dir)); why != "" {
+			w = strings.ReplaceAll(w, "%workspace%", dir)
+			why := g.tokenUnsound(dir, w)
+			if why == "" {
+				why = g.tokenUnsound(cwd, w)
+			}
+			if why != "" {
 				return "sets " + clip(w) + ": " + why, nil
 			}
 		}

@@ -70,6 +70,17 @@ type pathSettings struct {
 	scripts bool
 	// bazelrc marks bazel's .bazelrc (bazelrcUnsound).
 	bazelrc bool
+	// runs are the programs, from its working directory (and, with up,
+	// from each directory above it in the workdir), that it runs in its
+	// own place when the project holds them: any asks (round redteam126:
+	// bazel's launcher ran tools/bazel, which wrote ../home, for bazel
+	// version).
+	runs []string
+	// modules are the settings files of a module of hugo's, from its
+	// directory: those of each directory in the themes directory that
+	// themesDir or --themesDir names, and of each module that
+	// _vendor/modules.txt lists.
+	modules []string
 	// args are the lower-case keys whose values are a compiler's
 	// arguments (clang-tidy's ExtraArgs, and compile_flags.txt's lines),
 	// judged by compilerArgHarmless.
@@ -80,10 +91,24 @@ type pathSettings struct {
 	// pytest's and golangci-lint's settings); with operandsEnd, its words
 	// after -- are not its operands (clang-tidy's compiler arguments).
 	operandDirs, operandsEnd bool
+	// atFiles marks a tool that reads more words from the file a word
+	// @F names (LLVM's response files, pytest's since 8.2): any
+	// asks (round redteam126: clang-tidy @rsp a.c, with rsp holding
+	// --export-fixes=../home/x and --extra-arg=-include of the key, wrote
+	// the home and printed the key).
+	atFiles bool
+	// tree are the settings files it reads in every directory below the
+	// directories it inspects (its working directory, and those its words
+	// name): rubocop reads the .rubocop.yml of each inspected file's
+	// directory, whose ERB it runs (round redteam126: rubocop and rubocop
+	// sub/a.rb ran sub/.rubocop.yml's ERB, which wrote ../home).
+	tree []string
 	// fromCwd marks a tool that resolves some relative paths of a
 	// settings file from elsewhere than its directory (rubocop's
-	// inherited CacheRootDirectory, cmake's included presets' binaryDir):
-	// they are judged from the working directory too.
+	// inherited CacheRootDirectory, cmake's included presets' binaryDir;
+	// pytest's addopts and log_file, mypy's paths, jekyll's and hugo's
+	// directories, from a settings file its words name elsewhere: round
+	// redteam126): they are judged from the working directory too.
 	fromCwd bool
 	// follow are the keys whose values name another settings file it
 	// reads as well (tsconfig's extends, ruff's extend).
@@ -93,6 +118,11 @@ type pathSettings struct {
 	// options are the tool's options whose value names a settings file
 	// (or a directory holding one) to read besides its own.
 	options []string
+	// from are the options that name the directory it takes the
+	// relative paths of its other options from, besides its working
+	// directory (round redteam126: hugo -s site --config h.toml and
+	// --configDir cfg read site/h.toml and site/cfg, which wrote ../home).
+	from []string
 	// when, if set, are the options without which the tool reads none
 	// of its files (cmake reads its presets for --preset only).
 	when []string
@@ -112,13 +142,13 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		follow:  []string{"extends", "path"},
 		options: []string{"-p", "--project"}}
 	pytest := pathSettings{files: []string{"pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", ".coveragerc"},
-		up: true, operandDirs: true,
+		up: true, operandDirs: true, fromCwd: true,
 		keys:    []string{"cache_dir", "log_file", "addopts", "junit_xml", "data_file", "directory", "output", "rootdir", "basetemp"},
-		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}}
+		options: []string{"-c", "--config-file", "--cov-config", "--rootdir"}, atFiles: true}
 	// mypy checks the files its settings name, and with pretty prints
 	// their lines (round redteam125: files = ../home/.ssh/id_ed25519
 	// printed the key).
-	mypy := pathSettings{files: []string{"mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"}, up: true,
+	mypy := pathSettings{files: []string{"mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"}, up: true, fromCwd: true,
 		keys: []string{"cache_dir", "junit_xml", "plugins", "files", "html_report", "txt_report", "xml_report",
 			"linecount_report", "linecoverage_report", "lineprecision_report", "any_exprs_report",
 			"cobertura_xml_report", "memory_xml_report", "xslt_html_report", "xslt_txt_report"},
@@ -130,16 +160,20 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	// mounts hold (round redteam125: staticDir, contentDir and a mount's
 	// source of ../home/.ssh put id_ed25519 in public).
 	// It reads its themes' settings too, whose mounts copied the key as
-	// the project's did.
-	hugo := pathSettings{files: []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml",
-		"config.yml", "config.json", "config/", "themes/*/hugo.toml", "themes/*/hugo.yaml", "themes/*/hugo.yml",
-		"themes/*/hugo.json", "themes/*/config.toml", "themes/*/config.yaml", "themes/*/config.yml", "themes/*/config.json",
-		"themes/*/config/"},
+	// the project's did: in themes/, in the directory themesDir or
+	// --themesDir names, and the modules _vendor/modules.txt lists in
+	// _vendor/ (round redteam126: a theme in mythemes/ and a module in
+	// _vendor/ each copied ~/.ssh/id_ed25519 into public by its mounts).
+	hugoModule := []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml",
+		"config.json", "config/", "_vendor/modules.txt"}
+	hugo := pathSettings{files: slices.Concat(hugoModule, prefixed("themes/*/", hugoModule)), modules: hugoModule,
 		keys: []string{"publishdir", "resourcedir", "cachedir", "dir", "workingdir", "destination", "contentdir", "staticdir",
 			"staticdir0", "staticdir1", "staticdir2", "staticdir3", "staticdir4", "staticdir5", "staticdir6", "staticdir7",
 			"staticdir8", "staticdir9", "staticdir10", "layoutdir", "datadir", "assetdir", "i18ndir", "archetypedir",
 			"themesdir", "source"},
-		options: []string{"--config", "--configDir", "-s", "--source"}, defaults: []string{"public", "resources"}}
+		options: []string{"--config", "--configDir", "-s", "--source", "--themesDir"}, from: []string{"-s", "--source"},
+		defaults: []string{"public", "resources"},
+		fromCwd:  true}
 	mvn := pathSettings{files: []string{".mvn/maven.config", ".mvn/jvm.config"}, up: true, tokens: true,
 		options: []string{"-s", "--settings", "-gs", "--global-settings", "-f", "--file"}}
 	// mvnd reads its own settings besides (mavenconfig.go).
@@ -153,12 +187,13 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	jekyll := pathSettings{files: []string{"_config.yml", "_config.yaml", "_config.toml"},
 		keys: []string{"destination", "source", "plugins_dir", "layouts_dir", "includes_dir", "data_dir",
 			"collections_dir", "cache_dir", "sass_dir", "load_paths"},
-		options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
+		fromCwd: true, options: []string{"--config", "-s", "--source"}, defaults: []string{"_site", ".jekyll-cache", ".jekyll-metadata",
 			"_includes", "_layouts", "_data", "_posts", "_drafts", "_sass", "_plugins", "assets"}}
 	// rubocop takes the words of .rubocop (argsfiles.go) before its own.
 	rubocop := pathSettings{files: []string{".rubocop.yml", ".rubocop.yaml", ".rubocop"}, up: true,
 		keys:   []string{"cacherootdirectory", "require", "plugins", "inherit_from"},
-		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true}
+		follow: []string{"inherit_from"}, options: []string{"-c", "--config"}, erb: true, fromCwd: true,
+		operandDirs: true, tree: []string{".rubocop.yml", ".rubocop.yaml"}}
 	// cspell's search places (cspell-lib's configLocations.js): round
 	// redteam125 found .cspell.yml and cspell.jsonc, which the gate did
 	// not read, and cspell.config.js and the modules of reporters, which
@@ -168,8 +203,11 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		".cspell.yaml", ".cspell.yml", "cspell.yaml", "cspell.yml", ".config/.cspell.json", ".config/cspell.json",
 		".config/.cSpell.json", ".config/cSpell.json", ".config/.cspell.jsonc", ".config/cspell.jsonc", ".config/cspell.yaml",
 		".config/cspell.yml"}, up: true, scripts: true,
-		keys: []string{"cachelocation", "import", "path", "reporters"}, code: []string{"reporters"}, follow: []string{"import"},
-		options: []string{"-c", "--config"}, defaults: []string{".cspellcache"}}
+		keys: []string{"cachelocation", "import", "path", "reporters", "files", "globroot"}, code: []string{"reporters"},
+		follow: []string{"import"},
+		// cspell --root DIR looks for its settings in DIR too (round
+		// redteam126: sub/cspell.json's files printed the key).
+		options: []string{"-c", "--config", "-r", "--root"}, defaults: []string{".cspellcache"}}
 	for _, dir := range []string{"", ".config/"} {
 		for _, name := range []string{"cspell.config", ".cspell.config"} {
 			for _, ext := range []string{".json", ".jsonc", ".yaml", ".yml", ".mjs", ".cjs", ".js"} {
@@ -190,14 +228,16 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		keys:        []string{"path", "template-path", "cache-dir"}, options: []string{"-c", "--config"}}
 	// bazel --bazelrc=ci.rc reads ci.rc too (its --output_user_root=../home/…
 	// went unread).
-	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"}}
+	bazel := pathSettings{files: []string{".bazelrc"}, up: true, bazelrc: true, options: []string{"--bazelrc"},
+		runs: []string{"tools/bazel"}}
 	// clang-tidy takes the compile command of compile_commands.json
 	// too, there or in the directory -p names (compileCommandsUnsound);
 	// --vfsoverlay's file maps the paths the compiler reads to others
 	// (external-contents: ~/.ssh/id_ed25519 for a.c printed the key).
 	clangTidy := pathSettings{files: []string{".clang-tidy", "compile_flags.txt", "compile_commands.json"}, up: true,
 		operandDirs: true, operandsEnd: true, keys: []string{"extraargs", "extraargsbefore", "external-contents"},
-		args: []string{"extraargs", "extraargsbefore"}, options: []string{"--config-file", "-p", "--p", "--vfsoverlay"}}
+		args: []string{"extraargs", "extraargsbefore"}, options: []string{"--config-file", "-p", "--p", "--vfsoverlay"},
+		atFiles: true}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
 		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
@@ -304,6 +344,23 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 	}) {
 		return ""
 	}
+	if i := slices.IndexFunc(args, func(w string) bool { return strings.HasPrefix(w, "@") }); ps.atFiles && i >= 0 {
+		return tool + " reads more words from " + clip(args[i]) + ", a file of arguments the gate does not read"
+	}
+	for d := cwd; len(ps.runs) > 0; d = filepath.Dir(d) {
+		for _, f := range ps.runs {
+			p := filepath.Join(d, f)
+			if writesSettings(writes, p) {
+				return "the line writes " + clip(p) + ", which " + tool + " runs in its own place"
+			}
+			if _, err := os.Lstat(p); err == nil {
+				return tool + " runs " + clip(p) + ", a program of the project's, in its own place"
+			}
+		}
+		if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
+			break
+		}
+	}
 	for d := cwd; len(ps.defaults) > 0; d = filepath.Dir(d) {
 		for _, f := range ps.defaults {
 			if why := g.settingsPathUnsound(d, f); why != "" {
@@ -315,6 +372,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		}
 	}
 	var files []string
+	inTree := 0
 	if ps.operandDirs {
 		// clang-tidy src/a.c: src's .clang-tidy, and those above;
 		// pytest sub, golangci-lint run ./sub/...: sub's, and those
@@ -346,6 +404,25 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			}
 		}
 	}
+	if len(ps.tree) > 0 {
+		roots := []string{cwd}
+		for _, w := range args {
+			if !strings.HasPrefix(w, "-") && w != "" {
+				if !filepath.IsAbs(w) {
+					w = filepath.Join(cwd, w)
+				}
+				roots = append(roots, filepath.Clean(w))
+			}
+		}
+		more, complete := g.settingsTree(roots, ps.tree)
+		if !complete || len(more) > maxSettingsTreeFiles {
+			return tool + " reads the settings files of every directory it inspects, more than the gate walks"
+		}
+		files = append(files, more...)
+		// Gems installed in vendor/bundle bring their own: they do not
+		// count toward maxPathSettingsFiles.
+		inTree = len(more)
+	}
 	if ps.operands {
 		// doxygen Doxyfile.in, doxygen - (from standard input).
 		for _, w := range args {
@@ -366,31 +443,27 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 			break
 		}
 	}
+	// The directories its options' relative paths are taken from: the
+	// working directory, and those of ps.from (hugo -s DIR).
+	bases := []string{cwd}
+	for _, d := range optionValues(args, ps.from...) {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cwd, d)
+		}
+		bases = append(bases, filepath.Clean(d))
+	}
 	for i := range args {
 		for _, o := range ps.options {
 			v, ok := optionValue(o, args, i)
 			if !ok || v == "" {
 				continue
 			}
-			for _, p := range strings.Split(v, ",") {
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(cwd, p)
-				}
-				p = filepath.Clean(p)
-				fi, err := os.Stat(p)
-				if ps.tokens && (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
-					// mvn -f dir/pom.xml: the project of that directory.
-					p, fi, err = filepath.Dir(p), nil, nil
-				}
-				switch {
-				case err == nil && fi != nil && fi.IsDir() && o == "--configDir":
-					files = append(files, p+"/")
-				case err == nil && (fi == nil || fi.IsDir()):
-					// tsc -p DIR, pytest --rootdir DIR, hugo -s DIR, mvn
-					// -f DIR: its files.
-					files = append(files, settingsFilesIn(p, ps.files)...)
-				default:
-					files = append(files, p)
+			for _, raw := range strings.Split(v, ",") {
+				for _, base := range bases {
+					if base != cwd && slices.Contains(ps.from, o) {
+						continue // -s DIR itself is from the working directory
+					}
+					files = append(files, g.optionSettingsFiles(ps, o, base, raw)...)
 				}
 			}
 		}
@@ -411,7 +484,7 @@ func (g *Gate) pathSettingsUnsound(tool string, ps pathSettings, cwd string, arg
 		if _, err := os.Lstat(strings.TrimSuffix(p, "/")); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if read++; read > maxPathSettingsFiles {
+		if read++; read > maxPathSettingsFiles+inTree {
 			return tool + " reads more settings files than the gate checks"
 		}
 		if ps.scripts && (strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".cjs") || strings.HasSuffix(p, ".mjs")) {
@@ -488,6 +561,100 @@ func optionValue(o string, args []string, i int) (string, bool) {
 	return "", false
 }
 
+// optionSettingsFiles returns the settings files that the value raw of
+// the option o names, taken from the directory base: the file itself, or
+// a directory's settings files (tsc -p DIR, pytest --rootdir DIR, hugo
+// -s DIR, mvn -f DIR, and, for a tool that looks up, those above it in
+// the workdir: cspell --root DIR), hugo's --configDir and the themes of
+// --themesDir.
+func (g *Gate) optionSettingsFiles(ps pathSettings, o, base, raw string) []string {
+	p := raw
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	p = filepath.Clean(p)
+	fi, err := os.Stat(p)
+	if ps.tokens && (o == "-f" || o == "--file") && (err != nil || !fi.IsDir()) {
+		// mvn -f dir/pom.xml: the project of that directory.
+		p, fi, err = filepath.Dir(p), nil, nil
+	}
+	switch {
+	case o == "--themesDir":
+		return settingsFilesIn(p, prefixed("*/", ps.modules))
+	case err == nil && fi != nil && fi.IsDir() && o == "--configDir":
+		return []string{p + "/"}
+	case err == nil && (fi == nil || fi.IsDir()):
+		var files []string
+		for d := p; ; d = filepath.Dir(d) {
+			files = append(files, settingsFilesIn(d, ps.files)...)
+			if !ps.up || d == filepath.Dir(d) || !pathmatch.Within(filepath.Dir(d), g.workdir) {
+				break
+			}
+		}
+		return files
+	}
+	return []string{p}
+}
+
+// hugoReplacements says why the module replacements of a hugo settings
+// file in dir (module.replacements: "PATH -> DIR, …", DIR relative to the
+// themes directory) may name a module outside the workdir, or "", and
+// returns the settings files (names) of the modules they name, which hugo
+// reads as a theme's (round redteam126: a replacement by mods/t, whose
+// mounts took ../home/.ssh, copied the key into public).
+func (g *Gate) hugoReplacements(cwd, dir string, entries []settingsEntry, names []string) (string, []string) {
+	themes := []string{"themes"}
+	for _, e := range entries {
+		if strings.EqualFold(e.key, "themesdir") {
+			themes = append(themes, e.values...)
+		}
+	}
+	var more []string
+	for _, e := range entries {
+		if !strings.EqualFold(e.key, "replacements") {
+			continue
+		}
+		for _, v := range e.values {
+			for _, part := range strings.Split(v, ",") {
+				_, to, ok := strings.Cut(part, "->")
+				if to = strings.TrimSpace(to); !ok || to == "" {
+					return "sets replacements to " + clip(v) + ", which the gate does not read", nil
+				}
+				for _, t := range themes {
+					for _, from := range []string{dir, cwd} {
+						p, base := to, t
+						if !filepath.IsAbs(base) {
+							base = filepath.Join(from, base)
+						}
+						if !filepath.IsAbs(p) {
+							p = filepath.Join(base, p)
+						}
+						if why := g.settingsPathUnsound(from, p); why != "" {
+							return "sets replacements to " + clip(v) + ": " + why, nil
+						}
+						more = append(more, settingsFilesIn(p, names)...)
+					}
+				}
+			}
+		}
+	}
+	return "", more
+}
+
+// optionValues returns the values args give the options opts (see
+// optionValue).
+func optionValues(args []string, opts ...string) []string {
+	var out []string
+	for i := range args {
+		for _, o := range opts {
+			if v, ok := optionValue(o, args, i); ok && v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
 // settingsFilesIn returns the paths of the settings files names in dir:
 // a name that ends in "/" is a directory (its path ends in "/" too), and
 // one with a * is a pattern (hugo's themes/*/hugo.toml) whose matches
@@ -508,6 +675,67 @@ func settingsFilesIn(dir string, names []string) []string {
 		}
 	}
 	return out
+}
+
+// settingsTree returns the paths of the settings files names in the
+// directories below roots (those that exist; not below .git, not through
+// links), and whether the walk saw every entry within maxLinkWalk.
+func (g *Gate) settingsTree(roots, names []string) ([]string, bool) {
+	var out []string
+	budget := maxLinkWalk
+	seen := map[string]bool{}
+	for len(roots) > 0 {
+		d := roots[0]
+		roots = roots[1:]
+		if seen[d] || !pathmatch.Within(d, g.workdir) {
+			continue
+		}
+		seen[d] = true
+		entries, err := g.lookups().ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if budget--; budget < 0 {
+				return nil, false
+			}
+			switch {
+			case e.IsDir() && e.Name() != ".git":
+				roots = append(roots, filepath.Join(d, e.Name()))
+			case slices.Contains(names, e.Name()):
+				out = append(out, filepath.Join(d, e.Name()))
+			}
+		}
+	}
+	return out, true
+}
+
+// prefixed returns names, each with prefix before it.
+func prefixed(prefix string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	return out
+}
+
+// hugoVendored says why the _vendor/modules.txt text in dir, which lists
+// the modules hugo takes from dir instead of fetching them ("# PATH
+// VERSION"), may name a module the gate cannot read, or "", and returns
+// the settings files (names) of the modules it lists.
+func hugoVendored(dir, text string, names []string) (string, []string) {
+	var more []string
+	for _, line := range configLines(text) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(line, "# "))
+		if !strings.HasPrefix(line, "# ") || len(f) == 0 || !filepath.IsLocal(f[0]) {
+			return "lists a module the gate does not read: " + clip(line), nil
+		}
+		more = append(more, settingsFilesIn(filepath.Join(dir, f[0]), names)...)
+	}
+	return "", more
 }
 
 // settingsValue matches a key of keys (bare, quoted, or the last part of
@@ -535,6 +763,11 @@ const maxDoxyfileSize = 1 << 20
 // that exist); a tool that reads more makes the line opaque.
 const maxPathSettingsFiles = 64
 
+// maxSettingsTreeFiles bounds the settings files of pathSettings.tree
+// found below the directories a tool inspects (rubocop's .rubocop.yml of
+// each directory, gems in vendor/bundle among them).
+const maxSettingsTreeFiles = 4096
+
 // settingsString matches a quoted string of an array.
 var settingsString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) })
 
@@ -550,7 +783,10 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 		return g.doxyfileUnsound(cwd, text)
 	}
 	if ps.bazelrc {
-		return g.bazelrcUnsound(dir, text)
+		return g.bazelrcUnsound(cwd, dir, text)
+	}
+	if base == "modules.txt" && len(ps.modules) > 0 {
+		return hugoVendored(dir, text, ps.modules)
 	}
 	if base == ".rubocop" {
 		return g.rubocopArgsUnsound(dir, text), nil
@@ -612,6 +848,13 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	if entries, why, ok := settingsParsed(base, text, yaml); ok {
 		if why != "" {
 			return why, nil
+		}
+		if len(ps.modules) > 0 {
+			why, named := g.hugoReplacements(cwd, dir, entries, ps.modules)
+			if why != "" {
+				return why, nil
+			}
+			more = append(more, named...)
 		}
 		for _, e := range entries {
 			key := strings.ToLower(e.key)
@@ -713,7 +956,8 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 	var more []string
 	for _, v := range values {
 		why := g.settingsPathUnsound(dir, v)
-		if why == "" && ps.fromCwd {
+		if why == "" && ps.fromCwd && !slices.Contains(ps.follow, key) {
+			// A file it follows is found from the file's directory.
 			why = g.settingsPathUnsound(cwd, v)
 		}
 		if why != "" {
@@ -723,8 +967,20 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 			return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
 		}
 		if key == "addopts" {
-			if why := g.tokenUnsound(dir, v); why != "" {
+			why := g.tokenUnsound(dir, v)
+			if why == "" && ps.fromCwd {
+				why = g.tokenUnsound(cwd, v)
+			}
+			if why != "" {
 				return "sets addopts to " + clip(v) + ": " + why, nil
+			}
+		}
+	}
+	if key == "themesdir" && len(ps.modules) > 0 {
+		// hugo's themes in the directory themesDir names.
+		for _, v := range values {
+			for _, from := range []string{dir, cwd} {
+				more = append(more, settingsFilesIn(filepath.Join(from, v), prefixed("*/", ps.modules))...)
 			}
 		}
 	}
@@ -757,7 +1013,10 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 
 // tokenUnsound judges a command-line word of a settings file: each part
 // of it after '=' or ':' that looks like a path (absolute, from the home,
-// with a variable or ..) must lie in the workdir.
+// with a variable or ..) must lie in the workdir, and so must any other
+// part where the project's links lead (round redteam126: addopts =
+// --junitxml=lnk/j.xml, with lnk a link to ../home, made pytest write
+// there).
 func (g *Gate) tokenUnsound(dir, tok string) string {
 	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '=' || r == ':' || r == ',' }) {
 		if strings.HasPrefix(part, "/") || strings.HasPrefix(part, "~") || strings.Contains(part, "$") ||
@@ -765,6 +1024,14 @@ func (g *Gate) tokenUnsound(dir, tok string) string {
 			if why := g.settingsPathUnsound(dir, part); why != "" {
 				return why
 			}
+			continue
+		}
+		p := filepath.Join(dir, part)
+		if !pathmatch.Within(g.lookups().Resolve(p), g.lookups().Resolve(g.workdir)) {
+			return "a link of the project's leads it outside the workdir: " + clip(p)
+		}
+		if g.hitsProtected(p, false) {
+			return "a protected path"
 		}
 	}
 	return ""
@@ -782,6 +1049,9 @@ func (g *Gate) settingsPathUnsound(dir, v string) string {
 	}
 	if rest, ok := strings.CutPrefix(v, "${configDir}"); ok {
 		v = "./" + rest
+	}
+	if v == "${cwd}" || v == "${cwd}/" {
+		v = "." // cspell's globRoot: the working directory, in the workdir
 	}
 	v = cmakePresetMacros().Replace(v)
 	if rest, ok := strings.CutPrefix(v, "<rootDir>"); ok {
