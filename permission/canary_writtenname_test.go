@@ -45,6 +45,7 @@ var canaryWrittenName = []settingsCanary{
 		files: writtenNameTests, wrote: "pwned"},
 	{tool: "pytest", line: `cpp -P py.c conftest.py && pytest -q test_a.py`, files: writtenNameTests, wrote: "pwned-py"},
 	{tool: "make", line: `cc -MMD -MT 'all: ; cd && touch pwned #' -c x.c && make`, files: writtenNameDeps, wrote: "pwned"},
+	{tool: "make", line: `cc -MMD -MF deps.d -MT 'all: ; cd && touch pwned #' -c x.c && make`, files: writtenNameDepsAll, wrote: "pwned"},
 	{tool: "make", line: `cc -MD -MT 'all: ; cd && touch pwned #' -c x.c -o x.o && make`, files: writtenNameDeps, wrote: "pwned"},
 }
 
@@ -65,6 +66,13 @@ var writtenNameKit = map[string]string{
 var writtenNameDeps = map[string]string{
 	"Makefile": "all: app\napp: x.o\n\tcc -o app x.o\n-include x.d\n",
 	"x.c":      "int main(void) { return 0; }\n",
+}
+
+// writtenNameDepsAll is writtenNameDeps with a Makefile that includes
+// every .d file (review of round 126: -MF's file went unseen).
+var writtenNameDepsAll = map[string]string{
+	"Makefile": "all: app\napp: x.o\n\tcc -o app x.o\n-include *.d\n",
+	"x.c":      writtenNameDeps["x.c"],
 }
 
 // writtenNameIncludes is a project whose Makefile includes every .d file,

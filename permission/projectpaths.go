@@ -255,6 +255,18 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	}
 })
 
+// projectPathTool returns the name in projectPathTools of the program
+// name: bazel's versioned binaries (bazel-7, Debian's bazel-4, which
+// /usr/bin/bazel starts) and bazel-real are bazel (review of round 126:
+// bazel-4 version with a .bazelrc's --output_user_root=../home/x wrote
+// the home while allowed).
+func projectPathTool(name string) string {
+	if v, ok := strings.CutPrefix(name, "bazel-"); ok && (v == "real" || v != "" && strings.Trim(v, "0123456789.") == "") {
+		return "bazel"
+	}
+	return name
+}
+
 // projectPathRunners are the programs that start another one a word
 // names (pnpm tsc, python3 -m pytest, uv run ruff): each word of theirs
 // that names a tool of projectPathTools counts as that tool.
@@ -282,7 +294,7 @@ func (g *Gate) projectPathsUnsound(a *shellscan.Analysis) string {
 		}
 	}
 	for _, c := range a.Commands {
-		name := strings.ToLower(filepath.Base(c.Name))
+		name := projectPathTool(strings.ToLower(filepath.Base(c.Name)))
 		tools := map[string][]string{name: c.Args}
 		if projectPathRunner(name) {
 			for i, w := range c.Args {
@@ -967,7 +979,15 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 			return "gives the compiler " + clip(v) + ", an argument the gate does not know to be harmless", nil
 		}
 		if key == "addopts" {
-			why := g.tokenUnsound(dir, v)
+			why := ""
+			if slices.ContainsFunc(strings.Fields(v), func(w string) bool { return strings.HasPrefix(w, "@") }) {
+				// pytest 8.2 and later read more words from @FILE,
+				// also in addopts.
+				why = "pytest reads more options from the file an @ word names"
+			}
+			if why == "" {
+				why = g.tokenUnsound(dir, v)
+			}
 			if why == "" && ps.fromCwd {
 				why = g.tokenUnsound(cwd, v)
 			}

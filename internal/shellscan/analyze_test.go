@@ -194,7 +194,10 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		// a pattern, a directory's contents or -T all of it.
 		{"MvIntoCwd", "mv k/a ./", []string{"deletes k/a", "reads k/a", "writes ./", "writes a +tree"}},
 		{"CpRecursiveIntoCwd", "cp -r k/a ./.", []string{"reads k/a", "writes ./.", "writes a +tree"}},
-		{"CpContentsIntoCwd", "cp -r k/. .", []string{"reads k/.", "writes . +tree"}},
+		{"CpContentsIntoCwd", "cp -r k/. .", []string{"reads k/.", "writes . +tree", "writes . +tree"}},
+		{"CpContentsByTarget", "cp -r -t . k/.", []string{"writes .", "writes . +tree", "reads k/."}},
+		{"CcDepFile", "cc -MMD -MT t -I inc -c x.c", []string{"reads inc", "reads MD +unknown", "reads D +unknown",
+			"reads T +unknown", "reads t +unknown", "reads x.c +unknown", "writes x.d"}},
 		{"CpAsCwd", "cp -rT k .", []string{"reads k", "writes . +tree", "writes k +tree"}},
 		{"CpIntoAboveLink", "cp -r k/a l/..", []string{"reads k/a", "writes l/.. +tree", "writes a +tree"}},
 		{"CpPatternIntoCwd", "cp k/G* .", []string{"writes .", "writes G*"}},

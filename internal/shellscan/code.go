@@ -627,7 +627,7 @@ func baseMatches(b string, names []string) bool {
 // object's strings say).
 func literalName(b string, names []string) bool {
 	for _, n := range names {
-		if !strings.ContainsAny(n, "*?[\\") && !strings.HasSuffix(n, "/") && strings.EqualFold(n, b) {
+		if !strings.ContainsAny(n, "*?[]{}\\") && !strings.HasSuffix(n, "/") && strings.EqualFold(n, b) {
 			return true
 		}
 	}

@@ -1020,6 +1020,11 @@ func (an *analyzer) fileCommand(name string, args []word) {
 					an.a.accesses[i].built = true
 				}
 			}
+			if isCompiler(name) {
+				// After its own code uses: it reads no dependency file
+				// it writes.
+				an.compilerDepFiles(name, args)
+			}
 			if !an.guess && !runsNoCommand(name, args) && !isCompiler(name) && !strings.HasPrefix(name, "go1.") {
 				an.innerSpellings(args)
 				uses, words := len(an.codeUses), an.uvPipWords
@@ -1071,7 +1076,8 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		an.addAccess(word{text: "."}, modeRead, name, true)
 	}
 	tree := name == "mv" || (name == "cp" || name == "scp" || name == "rsync") &&
-		(hasShortFlag(args, 'r') || hasShortFlag(args, 'R') || hasShortFlag(args, 'a') || hasAny(args, "--recursive", "--archive"))
+		(hasShortFlag(args, 'r') || hasShortFlag(args, 'R') || hasShortFlag(args, 'a') || hasAny(args, "--recursive", "--archive")) ||
+		rsyncListed(name, args)
 	// chmod -R .git and gzip -r .git write every file beneath the operand,
 	// wherever the option stands among the operands.
 	if recursiveWriters.get()[name] && (anyShortFlag(args, "rR") || hasPrefix(args, "--rec")) {
@@ -1101,6 +1107,10 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		}
 		if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
 			an.addAccess(word{text: path.Join(dir.text, b)}, mode, name, tree)
+		} else if mode != modeRead {
+			// cp -r -t . kit/. copies kit's contents, .git among them,
+			// into the directory: all of it may be written.
+			an.addAccess(dir, mode, name, true)
 		}
 		if parents && !path.IsAbs(src.text) && path.Clean(src.text) != path.Base(src.text) {
 			an.addAccess(word{text: path.Join(dir.text, src.text)}, mode, name, tree)
@@ -1904,7 +1914,6 @@ func (an *analyzer) compiler(name string, args []word) {
 			return
 		}
 	}
-	an.compilerDepFiles(name, args)
 	// The program it builds, which the line may run (cc -o m m.c &&
 	// ./m), is made of its sources, the files an option names (-include
 	// x.h) and the headers they include. It runs its passes (cc1, as,
@@ -2196,18 +2205,27 @@ func intoItself(name string, args []word, dest word, srcs []word) bool {
 			return false
 		}
 	}
-	if anyShortFlag(args, "T") || hasPrefix(args, "--no-t") {
+	if anyShortFlag(args, "T") || hasPrefix(args, "--no-t") || rsyncListed(name, args) {
 		return false
 	}
 	for _, s := range srcs {
 		if s.dynamic || s.pattern || s.special || s.text == "" || strings.HasSuffix(s.text, "/") {
 			return false
 		}
-		if b := path.Base(s.text); b == "." || b == ".." || b == "/" || strings.HasSuffix(s.text, "/.") {
+		if b := path.Base(s.text); b == "." || b == ".." || b == "/" {
 			return false
 		}
 	}
 	return true
+}
+
+// rsyncListed reports whether rsync given args copies the paths a file
+// lists (--files-from) or its filter rules choose (--filter's merge
+// files) below the destination, rather than each source under its name:
+// rsync -a --files-from=list kit . wrote the ./.git/config list named
+// (review of round 126).
+func rsyncListed(name string, args []word) bool {
+	return name == "rsync" && hasPrefix(args, "--fil")
 }
 
 // compilerWritesText reports whether a compiler driver given args writes
@@ -2232,49 +2250,84 @@ func compilerWritesText(args []word) bool {
 	return false
 }
 
-// compilerDepFiles records the dependency file a compiler driver writes
-// for -MD or -MMD (also given through -Wp,) without -MF, whose value is a
-// word of its own: the output's name with .d for its suffix (-o sub/x.o:
-// sub/x.d), or, without -o, each operand's base name with .d in the
-// working directory (cc -MMD -c x.c writes x.d). A makefile commonly
-// includes it, and its rule's target is the text of -MT, a word of the
-// line: cc -MMD -MT 'all: ; cd && touch x' -c x.c && make ran that
-// command when the Makefile included x.d.
+// compilerDepFiles records the dependency files a compiler driver
+// writes, whose rules' targets are the text of -MT, a word of the line: a
+// makefile commonly includes them (cc -MMD -MT 'all: ; cd && touch x' -c
+// x.c && make ran that command when the Makefile included x.d). -MF FILE
+// and -Wp,-MD,FILE name one; -MD and -MMD without them write the output's
+// name with .d for its suffix (-o sub/x.o: sub/x.d), or, without -o, each
+// operand's base name with .d in the working directory (cc -MMD -c x.c
+// writes x.d).
 func (an *analyzer) compilerDepFiles(name string, args []word) {
-	deps, explicit := false, false
+	deps, named := false, false
 	var out string
 	var operands []string
-	for i, a := range args {
-		t := a.text
+	record := func(p string) {
+		if p != "" {
+			an.addAccess(word{text: p}, modeWrite, name+" -MF", false)
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1].text
+		}
 		switch {
-		case t == "-MD" || t == "-MMD" || strings.HasPrefix(t, "-Wp,") && (strings.Contains(t, ",-MD") || strings.Contains(t, ",-MMD")):
+		case t == "-MD" || t == "-MMD":
 			deps = true
-			if strings.HasPrefix(t, "-Wp,") {
-				explicit = true // -Wp,-MD,FILE names it: an unknown word already
+		case strings.HasPrefix(t, "-Wp,") && (strings.Contains(t, ",-MD,") || strings.Contains(t, ",-MMD,")):
+			// -Wp,-MD,FILE: the preprocessor's -MD takes FILE.
+			fields := strings.Split(t, ",")
+			for j, f := range fields {
+				if (f == "-MD" || f == "-MMD") && j+1 < len(fields) {
+					record(fields[j+1])
+				}
 			}
+			named = true
+		case t == "-MF":
+			record(next)
+			named = true
+			i++
 		case strings.HasPrefix(t, "-MF"):
-			explicit = true
-		case t == "-o" && i+1 < len(args):
-			out = args[i+1].text
+			record(t[3:])
+			named = true
+		case t == "-o":
+			out = next
+			i++
 		case strings.HasPrefix(t, "-o") && len(t) > 2:
 			out = t[2:]
-		case !strings.HasPrefix(t, "-") && t != "" && (i == 0 || args[i-1].text != "-o"):
+		case compilerValued(t):
+			i++ // -MT TARGET, -I DIR, -x c: not an operand
+		case !strings.HasPrefix(t, "-") && t != "":
 			operands = append(operands, t)
 		}
 	}
-	if !deps || explicit {
+	if !deps || named {
 		return
 	}
 	dep := func(p string) string { return strings.TrimSuffix(p, path.Ext(p)) + ".d" }
 	if out != "" {
-		an.addAccess(word{text: dep(out)}, modeWrite, name+" -MD", false)
+		record(dep(out))
 		return
 	}
 	for _, o := range operands {
 		if b := path.Base(o); b != "." && b != ".." && b != "/" {
-			an.addAccess(word{text: dep(b)}, modeWrite, name+" -MD", false)
+			record(dep(b))
 		}
 	}
+}
+
+// compilerValued reports whether t is an option of a compiler driver
+// that takes the next word as its value.
+func compilerValued(t string) bool {
+	switch t {
+	case "-MT", "-MQ", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-idirafter", "-iquote", "-iprefix",
+		"-iwithprefix", "-iwithprefixbefore", "-isysroot", "-x", "-L", "-l", "-Xlinker", "-Xassembler", "-Xpreprocessor",
+		"-T", "-B", "-aux-info", "-e", "-u", "-z", "--param", "-arch", "-target", "--sysroot", "-dumpbase", "-dumpdir":
+		return true
+	}
+	return false
 }
 
 // writtenOperands returns the operands of a program the analysis does not
