@@ -68,6 +68,7 @@ func TestGateScreensBashWhateverThePolicy(t *testing.T) {
 		{"CopyAllIntoWorkdir", "cp -a sub/kit sub/y ./.", false, permission.Allow, "", true},
 		{"CopyContentsIntoWorkdir", "cp -r sub/. .", false, permission.Deny, permission.RuleBashProtected, false},
 		{"CopyContentsByTarget", "cp -r -t . sub/.", false, permission.Deny, permission.RuleBashProtected, false},
+		{"CopyContentsByPatternTarget", "cp -r -t . s*/.", false, permission.Deny, permission.RuleBashProtected, false},
 		{"RsyncListedIntoWorkdir", "rsync -a --files-from=list sub .", false, permission.Deny, permission.RuleBashProtected, false},
 		{"RsyncListedFlat", "rsync --files-from=list sub .", false, permission.Deny, permission.RuleBashProtected, false},
 		{"RsyncContentsIntoWorkdir", "rsync -a sub/ .", false, permission.Deny, permission.RuleBashProtected, false},

@@ -1087,32 +1087,30 @@ func (an *analyzer) fileCommand(name string, args []word) {
 	// destination (cp --parents sub/x t writes t/sub/x).
 	parents := name == "cp" && hasPrefix(args, "--par") || name == "rsync" && (anyShortFlag(args, "R") || hasPrefix(args, "--rel"))
 	into := func(dir, src word, mode accessMode) {
-		if !dir.special && !src.special && mode != modeRead && (dir.dynamic || dir.pattern || src.dynamic || src.pattern) {
+		if dir.special || src.special {
+			return
+		}
+		if mode != modeRead && (dir.dynamic || dir.pattern || src.dynamic || src.pattern) {
 			// cp kit/* . names what it writes after what the pattern
 			// matches when the line runs.
 			an.writesUnnamed(dir)
 		}
-		if mode != modeRead && src.pattern && !src.dynamic && !src.special && !dir.dynamic && !dir.pattern && !dir.special {
-			// cp kit/* . writes ./NAME for each NAME the pattern's last
-			// part matches: a written pattern, so that a program of the
-			// line that runs a file of that directory (cp kit/* . &&
-			// make, with kit/GNUmakefile) sees the write (see
-			// runsWrittenCode).
-			if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
-				an.addAccess(word{text: path.Join(dir.text, b), pattern: strings.ContainsAny(b, "*?[]{}\\")}, mode, name, tree)
-			}
-		}
-		if dir.dynamic || dir.pattern || dir.special || src.dynamic || src.pattern || src.special {
+		if dir.dynamic || dir.pattern || src.dynamic || src.pattern && mode == modeRead {
 			return
 		}
-		if b := path.Base(src.text); b != "/" && b != "." && b != ".." {
-			an.addAccess(word{text: path.Join(dir.text, b)}, mode, name, tree)
-		} else if mode != modeRead {
-			// cp -r -t . kit/. copies kit's contents, .git among them,
-			// into the directory: all of it may be written.
+		switch b := path.Base(src.text); {
+		case b != "/" && b != "." && b != "..":
+			// ./NAME, or for a pattern (cp kit/* .) a written pattern,
+			// so that a program of the line that runs a file of that
+			// directory (cp kit/* . && make, with kit/GNUmakefile) sees
+			// the write (see runsWrittenCode).
+			an.addAccess(word{text: path.Join(dir.text, b), pattern: src.pattern && strings.ContainsAny(b, "*?[]{}\\")}, mode, name, tree)
+		case mode != modeRead:
+			// cp -r -t . kit/. (or k*/.) copies kit's contents, .git
+			// among them, into the directory: all of it may be written.
 			an.addAccess(dir, mode, name, true)
 		}
-		if parents && !path.IsAbs(src.text) && path.Clean(src.text) != path.Base(src.text) {
+		if parents && !src.pattern && !path.IsAbs(src.text) && path.Clean(src.text) != path.Base(src.text) {
 			an.addAccess(word{text: path.Join(dir.text, src.text)}, mode, name, tree)
 		}
 	}
