@@ -344,12 +344,13 @@ func rt123Env(t *testing.T, tool string) []string {
 
 // rt123Tree lists the paths under root but for .cache, where rubocop,
 // bazel, go and golangci-lint keep their caches by default (the user's,
-// as ~/.cache/pip is), and .config/go, go's telemetry.
+// as ~/.cache/pip is), .config/go, go's telemetry, and .npm, npm's cache
+// and logs.
 func rt123Tree(t *testing.T, root string) []string {
 	t.Helper()
 	var paths []string
 	err := filepath.WalkDir(root, func(p string, _ fs.DirEntry, err error) error {
-		if p == filepath.Join(root, ".cache") || p == filepath.Join(root, ".config", "go") {
+		if p == filepath.Join(root, ".cache") || p == filepath.Join(root, ".config", "go") || p == filepath.Join(root, ".npm") {
 			return filepath.SkipDir
 		}
 		paths = append(paths, p)

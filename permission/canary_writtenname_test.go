@@ -47,6 +47,17 @@ var canaryWrittenName = []settingsCanary{
 	{tool: "make", line: `cc -MMD -MT 'all: ; cd && touch pwned #' -c x.c && make`, files: writtenNameDeps, wrote: "pwned"},
 	{tool: "make", line: `cc -MMD -MF deps.d -MT 'all: ; cd && touch pwned #' -c x.c && make`, files: writtenNameDepsAll, wrote: "pwned"},
 	{tool: "make", line: `cc -MD -MT 'all: ; cd && touch pwned #' -c x.c -o x.o && make`, files: writtenNameDeps, wrote: "pwned"},
+	// python3 -m json.tool IN OUT writes OUT (modelled since stop 62).
+	{tool: "npm", line: `python3 -m json.tool kit/package.json package.json && npm test`, files: writtenNameJSON, wrote: "pwned"},
+	{tool: "npm", line: `python3 -m json.tool --ind=2 -- kit/package.json ./package.json && npm test`, files: writtenNameJSON, wrote: "pwned"},
+	{tool: "npm", line: `python3 -m json.tool --sort kit/package.json package.json --compact && npm test`, files: writtenNameJSON, wrote: "pwned"},
+}
+
+// writtenNameJSON is a node project beside a kit whose package.json's
+// test script writes the home.
+var writtenNameJSON = map[string]string{
+	"package.json":     `{"name": "p", "scripts": {"test": "echo ok"}}`,
+	"kit/package.json": `{"name": "p", "scripts": {"test": "touch ../home/pwned"}}`,
 }
 
 // writtenNameKit holds the project files the lines turn into code: a C
@@ -95,6 +106,11 @@ var ordinaryWrittenName = []settingsOrdinary{
 	{tool: "cc", line: `cc -MMD -c x.c && ls`, files: writtenNameDeps},
 	{tool: "make", line: `cat Makefile && make`, files: writtenNameDeps},
 	{tool: "make", line: `cc -E -P x.c -o x.i && make`, files: writtenNameDeps},
+	// json.tool reads the file it is given by name and writes only its
+	// second operand.
+	{tool: "npm", line: `python3 -m json.tool package.json && npm test`, files: writtenNameJSON},
+	{tool: "npm", line: `python3 -m json.tool --indent 2 --sort-keys package.json && npm test`, files: writtenNameJSON},
+	{tool: "npm", line: `python3 -m json.tool package.json /dev/null && npm test`, files: writtenNameJSON},
 }
 
 // TestCanaryWrittenName checks that each line of canaryWrittenName asks

@@ -258,6 +258,20 @@ scan:
 					if len(t) == 2 && len(ops) > 0 {
 						ops = ops[1:]
 					}
+					if in, out, ok := jsonTool(rest, ops); ok {
+						// python3 -m json.tool IN [OUT] reads IN and
+						// writes OUT, as cp would; python's own options
+						// before -m may still name files (-X
+						// pycache_prefix=DIR).
+						an.unknownArgs(args[:i])
+						if in != nil {
+							an.addAccess(*in, modeRead, name+" -m "+rest, false)
+						}
+						if out != nil {
+							an.addAccess(*out, modeWrite, name+" -m "+rest, false)
+						}
+						return true
+					}
 					if why := an.rt61PythonModule(rest, ops); why != "" {
 						an.opaque(why)
 						return true
@@ -439,6 +453,69 @@ func moduleOption(args []word, letter byte) bool {
 var pythonFileModules = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"doctest": true, "pydoc": true, "pickle": true, "cProfile": true, "profile": true, "trace": true}
 }}
+
+// jsonTool parses the words after python -m json.tool (or -m json, its
+// name from Python 3.14) as the module's argparse parser takes them:
+// flags, --indent with its value, unambiguous prefixes of these, "--",
+// then an input file and an output file, either missing. ok is false for
+// any other form (an unknown option, a third operand, a word only known
+// when the line runs), which the caller treats as any program the
+// analysis does not model: each word may be written. in is nil for the
+// standard input ("-" or none), out for the standard output.
+func jsonTool(module string, ops []word) (in, out *word, ok bool) {
+	if module != "json.tool" && module != "json" {
+		return nil, nil, false
+	}
+	flags := []string{"--help", "--sort-keys", "--no-ensure-ascii", "--json-lines", "--indent", "--tab", "--no-indent", "--compact"}
+	var operands []*word
+	options := true
+	for i := 0; i < len(ops); i++ {
+		w := &ops[i]
+		if w.dynamic || w.special || w.pattern {
+			return nil, nil, false
+		}
+		t := w.text
+		switch {
+		case options && t == "--":
+			options = false
+			continue
+		case options && t == "-h":
+			continue
+		case options && strings.HasPrefix(t, "--"):
+			key, _, valued := strings.Cut(t, "=")
+			var match []string
+			for _, f := range flags {
+				if f == key {
+					match = []string{f}
+					break
+				}
+				if strings.HasPrefix(f, key) {
+					match = append(match, f)
+				}
+			}
+			if len(match) != 1 || valued && match[0] != "--indent" {
+				return nil, nil, false
+			}
+			if match[0] == "--indent" && !valued {
+				i++ // its value, even one such as -1
+			}
+			continue
+		case options && strings.HasPrefix(t, "-") && t != "-":
+			return nil, nil, false
+		}
+		operands = append(operands, w)
+	}
+	if len(operands) > 2 {
+		return nil, nil, false
+	}
+	if len(operands) > 0 && operands[0].text != "-" {
+		in = operands[0]
+	}
+	if len(operands) > 1 {
+		out = operands[1]
+	}
+	return in, out, true
+}
 
 // pythonCodeModules are the standard modules that run python code given
 // as their arguments (timeit) or read from their standard input (code,
