@@ -46,12 +46,6 @@ var bazelPathOptions = sync.OnceValue(func() map[string]bool {
 // took --output_user_root=../home/x from the working directory and wrote
 // there (round redteam126).
 func (g *Gate) bazelrcUnsound(cwd, dir, text string) (string, []string) {
-	pathUnsound := func(v string) string {
-		if why := g.settingsPathUnsound(dir, v); why != "" {
-			return why
-		}
-		return g.settingsPathUnsound(cwd, v)
-	}
 	var more []string
 	// Bazel joins a line ending in a backslash to the next with nothing
 	// between (rc_file.cc): "--output_user_root=.\" and "./home/x" are
@@ -92,7 +86,7 @@ func (g *Gate) bazelrcUnsound(cwd, dir, text string) (string, []string) {
 				value = words[i+2]
 			}
 			if bazelPathOptions()[name] {
-				if why := pathUnsound(strings.ReplaceAll(value, "%workspace%", dir)); why != "" {
+				if why := firstUnsound(g.settingsPathUnsound, strings.ReplaceAll(value, "%workspace%", dir), dir, cwd); why != "" {
 					return "sets " + clip(name) + " to " + clip(value) + ": " + why, nil
 				}
 			}
@@ -102,11 +96,7 @@ func (g *Gate) bazelrcUnsound(cwd, dir, text string) (string, []string) {
 				}
 			}
 			w = strings.ReplaceAll(w, "%workspace%", dir)
-			why := g.tokenUnsound(dir, w)
-			if why == "" {
-				why = g.tokenUnsound(cwd, w)
-			}
-			if why != "" {
+			if why := firstUnsound(g.tokenUnsound, w, dir, cwd); why != "" {
 				return "sets " + clip(w) + ": " + why, nil
 			}
 		}

@@ -959,6 +959,19 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	return "", more
 }
 
+// firstUnsound returns the first reason judge gives against the settings
+// word v taken from each of dirs, or "": a tool may take a relative path
+// from the settings file's directory or from its working directory
+// (round redteam126), so a word must be sound from both.
+func firstUnsound(judge func(dir, v string) string, v string, dirs ...string) string {
+	for _, d := range dirs {
+		if why := judge(d, v); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
 // settingsKeyUnsound judges the values that a settings file in dir, read
 // by tool running in cwd, gives key (lower-case; name is the key as the
 // file spells it): a path outside the workdir, a compiler argument not
@@ -966,13 +979,18 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 // returns the settings files the values name that ps follows.
 func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, values []string) (string, []string) {
 	var more []string
-	for _, v := range values {
-		why := g.settingsPathUnsound(dir, v)
-		if why == "" && ps.fromCwd && !slices.Contains(ps.follow, key) {
-			// A file it follows is found from the file's directory.
-			why = g.settingsPathUnsound(cwd, v)
+	// The tool takes a relative path from its working directory, or
+	// from the settings file's; a file it follows is found from the
+	// file's directory.
+	from, pathFrom := []string{dir}, []string{dir}
+	if ps.fromCwd {
+		from = append(from, cwd)
+		if !slices.Contains(ps.follow, key) {
+			pathFrom = from
 		}
-		if why != "" {
+	}
+	for _, v := range values {
+		if why := firstUnsound(g.settingsPathUnsound, v, pathFrom...); why != "" {
 			return "sets " + clip(name) + " to " + clip(v) + ": " + why, nil
 		}
 		if slices.Contains(ps.args, key) && !compilerArgHarmless(v) {
@@ -986,10 +1004,7 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 				why = "pytest reads more options from the file an @ word names"
 			}
 			if why == "" {
-				why = g.tokenUnsound(dir, v)
-			}
-			if why == "" && ps.fromCwd {
-				why = g.tokenUnsound(cwd, v)
+				why = firstUnsound(g.tokenUnsound, v, from...)
 			}
 			if why != "" {
 				return "sets addopts to " + clip(v) + ": " + why, nil
