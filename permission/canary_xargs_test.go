@@ -29,6 +29,7 @@ var canaryXargs = map[string][]string{
 		`printf 'rm -f c' > 0; echo y | xargs --process-slot-var=BASH_ENV bash -c :`,
 		`echo .git/config | xargs -i cp README {}`,
 		`echo .git/config | xargs --replace cp README {}`,
+		`echo c | xargs -I{} wc -l {} | xargs -I{} rm -f c`,
 	},
 	// Commands that are no plain reader, given words from the input.
 	"xargs-commands": {
@@ -53,6 +54,8 @@ var canaryXargs = map[string][]string{
 // canaryXargsOrdinary are lines with xargs that "allow bash" allows.
 var canaryXargsOrdinary = []string{
 	`find . -name '*.md' | xargs grep -l readme`,
+	`find . -name '*.md' | xargs -I{} grep -l readme {}`,
+	`git ls-files | xargs -I % wc -l %`,
 	`git ls-files -z | xargs -0 wc -l`,
 	`find . -type f | xargs -n 10 -P 2 md5sum`,
 	`ls | xargs`,

@@ -1631,13 +1631,15 @@ var xargsLong = []string{"--null", "--arg-file", "--delimiter", "--eof", "--repl
 // -l TODO, xargs wc -l) as that reader given words only known when it runs,
 // which is all xargs adds, and reports whether it did. It takes only the
 // options that say how input is split and how many commands run: -0, -d,
-// -n, -L, -P, -s, -r, -x, -t and their long forms. Any other (-I, which
-// puts input anywhere in the command, -a, -E, -p, -o,
+// -n, -L, -P, -s, -r, -x, -t and their long forms, and -I (-i,
+// --replace) when its replacement string stands only as a whole word of
+// the command's arguments. Any other (-a, -E, -p, -o,
 // --process-slot-var, which sets a variable in the command's
 // environment), any other command, and a word only known when it runs
 // leave xargs to the opaque commands.
 func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 	i := 0
+	repl := "" // the replacement string of -I, -i or --replace
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic || a.pattern || a.special {
@@ -1667,6 +1669,14 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 					val = args[i].text
 				}
 				if !isDigits(val) || args[i].dynamic {
+					return false
+				}
+			case "--replace":
+				// Its value is optional: only --replace=R gives one.
+				if repl = "{}"; hasVal {
+					repl = val
+				}
+				if repl == "" {
 					return false
 				}
 			case "--max-lines":
@@ -1702,6 +1712,23 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 				if c != 'd' && !isDigits(val) {
 					return false
 				}
+			case 'I':
+				repl = t[k+1:]
+				if repl == "" {
+					if i+1 == len(args) || args[i+1].dynamic || args[i+1].pattern || args[i+1].special {
+						return false
+					}
+					i++
+					repl = args[i].text
+				}
+				if repl == "" {
+					return false
+				}
+			case 'i':
+				// -i, or -iR: its value is optional.
+				if repl = t[k+1:]; repl == "" {
+					repl = "{}"
+				}
 			default:
 				return false
 			}
@@ -1726,5 +1753,26 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 		// are the input's words, which the checks of a.Inputs read.
 		input.text = "$(xargs spelled input)"
 	}
-	return an.inner(append(cmd[:len(cmd):len(cmd)], input), depth, chain)
+	if repl == "" {
+		return an.inner(append(cmd[:len(cmd):len(cmd)], input), depth, chain)
+	}
+	// -I R puts each input line, as one word, wherever R stands in the
+	// command's words, and runs it once per line. A word that is R is
+	// the input's word, as xargs without -I adds it; R within a word
+	// (cat ../{}, cat {}/x) makes a name out of the input, which the
+	// checks of the input's names do not see, and R in the program's
+	// name (which GNU xargs keeps as it is; another xargs may not): both
+	// leave xargs opaque.
+	ws := make([]word, len(cmd))
+	for j, w := range cmd {
+		switch {
+		case !strings.Contains(w.text, repl):
+			ws[j] = w
+		case j == 0 || w.text != repl:
+			return false
+		default:
+			ws[j] = input
+		}
+	}
+	return an.inner(ws, depth, chain)
 }
