@@ -73,7 +73,7 @@ func (b *Bubblewrap) probe(ctx context.Context) error {
 	}
 	cmd.Dir = b.opts.Workdir
 	probe := *b
-	probe.opts.ReadOnly = nil
+	probe.opts.ReadOnly, probe.opts.ReadOnlyFiles = nil, nil
 	if err := probe.Wrap(cmd); err != nil {
 		return err
 	}
@@ -123,6 +123,9 @@ func cleanOptions(opts Options) (Options, error) {
 		return Options{}, err
 	}
 	if o.ReadOnly, err = clean("ReadOnly", opts.ReadOnly); err != nil {
+		return Options{}, err
+	}
+	if o.ReadOnlyFiles, err = clean("ReadOnlyFiles", opts.ReadOnlyFiles); err != nil {
 		return Options{}, err
 	}
 	if o.Hidden, err = clean("Hidden", opts.Hidden); err != nil {
@@ -224,8 +227,10 @@ func (b *Bubblewrap) args(dir string) ([]string, error) {
 	for _, r := range roots {
 		a = append(a, "--bind", r, r)
 	}
-	for _, m := range planProtected(roots, b.opts.ReadOnly) {
+	for _, m := range planProtected(roots, b.opts.ReadOnly, b.opts.ReadOnlyFiles) {
 		switch m.kind {
+		case emptyFile:
+			a = append(a, "--ro-bind", "/dev/null", m.path)
 		case pin:
 			a = append(a, "--bind", m.path, m.path)
 		case readOnly:
@@ -279,6 +284,7 @@ const (
 	pin           mountKind = iota // the directory bound onto itself, writable, so it cannot be renamed or removed
 	readOnly                       // the path bound onto itself read-only
 	emptyReadOnly                  // an empty read-only tmpfs over a missing name
+	emptyFile                      // /dev/null bound read-only over a missing file's name
 )
 
 type mount struct {
@@ -287,15 +293,17 @@ type mount struct {
 }
 
 // planProtected returns the mounts that keep each protected path inside a
-// writable root read-only, parents before children.
-func planProtected(roots, protected []string) []mount {
+// writable root read-only, parents before children. A missing one of
+// files right under a root is covered by an empty file.
+func planProtected(roots, protected, files []string) []mount {
 	plan := map[string]mountKind{}
 	add := func(p string, k mountKind) {
 		if old, ok := plan[p]; !ok || k > old {
 			plan[p] = k
 		}
 	}
-	for _, p := range protected {
+	for _, p := range slices.Concat(protected, files) {
+		isFile := slices.Contains(files, p)
 		c := canonicalParent(p)
 		var root string
 		for _, r := range roots {
@@ -328,6 +336,8 @@ func planProtected(roots, protected []string) []mount {
 				// or, right under the root, cover the name.
 				if cur != root {
 					add(cur, readOnly)
+				} else if err != nil && isFile && last {
+					add(next, emptyFile)
 				} else if err != nil {
 					add(next, emptyReadOnly)
 				} else if t := canonical(next); within(t, root) {

@@ -46,6 +46,13 @@ type Options struct {
 	// none.
 	ReadOnly []string
 
+	// ReadOnlyFiles lists more paths that stay read-only as ReadOnly's do,
+	// but that are files: a missing one right under a writable root is
+	// covered by an empty read-only file (which the first command leaves
+	// behind, empty, as bubblewrap's mount point), not by an empty
+	// directory. nil means none.
+	ReadOnlyFiles []string
+
 	// Hidden lists paths whose contents cannot be read or changed: a
 	// directory is replaced by an empty one, a file by an empty one
 	// (/dev/null). Missing ones are skipped. A hidden path must not contain
@@ -165,6 +172,13 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	} else {
 		userHome = ""
 	}
+	dirs, files := gitCodePaths(opts.Workdir, filepath.Join(opts.Workdir, ".git"), userHome)
+	for _, p := range dirs {
+		if !slices.Contains(opts.ReadOnly, p) {
+			opts.ReadOnly = append(opts.ReadOnly, p)
+		}
+	}
+	opts.ReadOnlyFiles = files
 	secrets := secretpaths.DataHomes(userHome)
 	secrets = append(secrets, secretpaths.UserCredentials(userHome)...)
 	for _, p := range append(secrets, secretpaths.System(userHome)...) {
