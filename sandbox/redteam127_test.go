@@ -1,0 +1,196 @@
+//go:build linux
+
+package sandbox_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/sandbox"
+	"github.com/lite-agent/lite-agent-go/sandbox/sandboxtest"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// A round-127 project: <dir>/project is the workdir, a git repository
+// with one commit, and <dir>/home the fake HOME beside it, where the
+// attacks try to leave <dir>/home/pwned by making git, run later outside
+// the sandbox, run a command.
+type rt127 struct {
+	dir, wd, home string
+	env           []string
+}
+
+func newRT127(t *testing.T) *rt127 {
+	t.Helper()
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	dir := hostDir(t)
+	p := &rt127{dir: dir, wd: filepath.Join(dir, "project"), home: filepath.Join(dir, "home")}
+	for _, d := range []string{p.wd, p.home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.env = []string{"HOME=" + p.home, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
+		"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com", "GIT_ALLOW_PROTOCOL=file"}
+	p.git(t, p.wd, "init", "-q", ".")
+	writeFile(t, filepath.Join(p.wd, "README"), "hello\n")
+	p.git(t, p.wd, "add", "README")
+	p.git(t, p.wd, "commit", "-q", "-m", "init")
+	return p
+}
+
+// git runs git in dir outside the sandbox, as the user would later.
+func (p *rt127) git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), p.env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// sandbox builds the project's sandbox as the CLI does.
+func (p *rt127) sandbox(t *testing.T) *sandbox.Bubblewrap {
+	t.Helper()
+	paths, err := storage.ResolveProjectPaths(storage.PathsOptions{
+		Workdir: p.wd, Storage: storage.Options{Namespace: "acme", Home: filepath.Join(p.home, ".acme")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sandboxtest.Bubblewrap(t, sandbox.ProjectOptions(paths, p.home))
+}
+
+// bash runs line with bash -c in the workdir inside sb, as the CLI runs
+// a bash line, and returns its output; a failing line is not an error.
+func (p *rt127) bash(t *testing.T, sb sandbox.Sandbox, line string) string {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), "bash", "-c", line)
+	cmd.Dir = p.wd
+	cmd.Env = append(os.Environ(), p.env...)
+	if err := sb.Wrap(cmd); err != nil {
+		t.Fatalf("Wrap: %v", err)
+	}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Start()
+	closeExtraFiles(cmd)
+	if err == nil {
+		cmd.Wait()
+	}
+	return out.String()
+}
+
+// pwned is the command the attacks plant; it leaves <home>/pwned.
+func (p *rt127) pwned() string { return "echo pwned >> " + filepath.Join(p.home, "pwned") }
+
+// checkHome fails the test when a planted command ran outside the
+// sandbox.
+func (p *rt127) checkHome(t *testing.T, what string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(p.home, "pwned")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s ran a command the sandboxed line planted: it wrote ../home/pwned", what)
+	}
+}
+
+// fsmonitor is a git configuration whose core.fsmonitor runs p.pwned.
+func (p *rt127) fsmonitor() string {
+	return "[core]\n\tfsmonitor = \"" + p.pwned() + "; false\"\n"
+}
+
+// A hook manager's core.hooksPath (husky's .husky/_) names a directory in
+// the workdir: a hook a sandboxed command put there ran at the user's
+// next git commit.
+func TestRT127HooksPathDirectoryIsReadOnly(t *testing.T) {
+	p := newRT127(t)
+	p.git(t, p.wd, "config", "core.hooksPath", ".husky/_")
+	writeFile(t, filepath.Join(p.wd, ".husky", "_", ".gitignore"), "*\n")
+	sb := p.sandbox(t)
+	p.bash(t, sb, "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .husky/_/pre-commit; chmod +x .husky/_/pre-commit")
+	writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
+	p.git(t, p.wd, "add", "b.txt")
+	p.git(t, p.wd, "commit", "-q", "-m", "b")
+	p.checkHome(t, "git commit")
+	// Ordinary work goes on: a commit inside the sandbox.
+	if out := p.bash(t, sb, "echo a > a.txt && git add a.txt && git commit -q -m a && echo committed"); !strings.Contains(out, "committed") {
+		t.Fatalf("git commit in the sandbox: %s", out)
+	}
+}
+
+// include.path and includeIf.*.path name files in the workdir (the
+// shared ../.gitconfig many projects ask contributors to include, and an
+// optional local one that does not exist yet): a core.fsmonitor put in
+// either ran at the user's next git status. The missing one is covered by
+// an empty file, which git reads as no settings.
+func TestRT127IncludedConfigFilesAreReadOnly(t *testing.T) {
+	p := newRT127(t)
+	writeFile(t, filepath.Join(p.wd, ".gitconfig"), "[alias]\n\tst = status\n")
+	p.git(t, p.wd, "add", ".gitconfig")
+	p.git(t, p.wd, "commit", "-q", "-m", "shared config")
+	p.git(t, p.wd, "config", "include.path", "../.gitconfig")
+	p.git(t, p.wd, "config", "includeIf.gitdir:/nowhere/.path", "../.gitconfig.local")
+	p.git(t, p.wd, "config", "--add", "include.path", "../.gitconfig.local")
+	sb := p.sandbox(t)
+	p.bash(t, sb, "printf '"+p.fsmonitor()+"' >> .gitconfig; printf '"+p.fsmonitor()+"' > .gitconfig.local")
+	p.git(t, p.wd, "status", "--short")
+	p.checkHome(t, "git status")
+	if b, err := os.ReadFile(filepath.Join(p.wd, ".gitconfig.local")); err == nil && len(b) != 0 {
+		t.Errorf(".gitconfig.local = %q, want it missing or empty", b)
+	}
+	if out := p.bash(t, sb, "echo a > a.txt && git add a.txt && git commit -q -m a && git st --short && echo committed"); !strings.Contains(out, "committed") {
+		t.Fatalf("git commit in the sandbox: %s", out)
+	}
+}
+
+// In a main checkout with a linked worktree, .git/worktrees/NAME/commondir
+// says where that worktree's configuration lives: pointed at a copy of the
+// git directory with a core.fsmonitor, it ran at git status in the linked
+// worktree.
+func TestRT127LinkedWorktreesAreReadOnly(t *testing.T) {
+	p := newRT127(t)
+	wt := filepath.Join(p.dir, "wt")
+	p.git(t, p.wd, "worktree", "add", "-q", wt)
+	sb := p.sandbox(t)
+	p.bash(t, sb, "cp -r .git eg && printf '"+p.fsmonitor()+"' >> eg/config && echo "+filepath.Join(p.wd, "eg")+" > .git/worktrees/wt/commondir")
+	p.git(t, wt, "status", "--short")
+	p.checkHome(t, "git status in the linked worktree")
+	if out := p.bash(t, sb, "echo a > a.txt && git add a.txt && git commit -q -m a && echo committed"); !strings.Contains(out, "committed") {
+		t.Fatalf("git commit in the sandbox: %s", out)
+	}
+}
+
+// A submodule's git directory lies in .git/modules/NAME: a core.fsmonitor
+// put in its config ran at the user's git status in the superproject,
+// which looks into every checked-out submodule, and a hook put in its
+// hooks at a commit in the submodule.
+func TestRT127SubmoduleGitDirectoriesAreReadOnly(t *testing.T) {
+	p := newRT127(t)
+	lib := filepath.Join(p.dir, "libsrc")
+	if err := os.MkdirAll(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p.git(t, lib, "init", "-q", ".")
+	writeFile(t, filepath.Join(lib, "lib.txt"), "lib\n")
+	p.git(t, lib, "add", "lib.txt")
+	p.git(t, lib, "commit", "-q", "-m", "lib")
+	p.git(t, p.wd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	p.git(t, p.wd, "commit", "-q", "-m", "submodule")
+	sb := p.sandbox(t)
+	p.bash(t, sb, "printf '"+p.fsmonitor()+"' >> .git/modules/lib/config; printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .git/modules/lib/hooks/pre-commit; chmod +x .git/modules/lib/hooks/pre-commit")
+	p.git(t, p.wd, "status", "--short")
+	writeFile(t, filepath.Join(p.wd, "lib", "x.txt"), "x\n")
+	p.git(t, filepath.Join(p.wd, "lib"), "add", "x.txt")
+	p.git(t, filepath.Join(p.wd, "lib"), "commit", "-q", "-m", "x")
+	p.checkHome(t, "git status in the superproject or git commit in the submodule")
+	if out := p.bash(t, sb, "echo a > a.txt && git add a.txt && git commit -q -m a && echo y > lib/y.txt && git -C lib add y.txt && git -C lib commit -q -m y && echo committed"); !strings.Contains(out, "committed") {
+		t.Fatalf("git commit in the sandbox: %s", out)
+	}
+}
