@@ -170,13 +170,11 @@ func (b *Bubblewrap) Wrap(cmd *exec.Cmd) error {
 		return err
 	}
 	var filter *os.File
-	if !b.opts.AllowUnixSockets {
-		if bpf, ok := unixSocketFilter(); ok {
-			if filter, err = pipeWith(bpf); err != nil {
-				return fmt.Errorf("sandbox: seccomp filter: %w", err)
-			}
-			args = append(args, "--seccomp", strconv.Itoa(3+len(cmd.ExtraFiles)))
+	if bpf, ok := seccompFilter(!b.opts.AllowUnixSockets); ok {
+		if filter, err = pipeWith(bpf); err != nil {
+			return fmt.Errorf("sandbox: seccomp filter: %w", err)
 		}
+		args = append(args, "--seccomp", strconv.Itoa(3+len(cmd.ExtraFiles)))
 	}
 	var argv []string
 	if len(cmd.Args) > 1 {

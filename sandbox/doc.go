@@ -42,12 +42,15 @@
 //     the controlling terminal), no capabilities, and, where user namespaces
 //     work, its own user namespace in which no further user namespace can be
 //     made;
-//   - on amd64 and arm64, unless [Options.AllowUnixSockets], a seccomp
-//     filter under which socket(AF_UNIX, …) and io_uring_setup fail with
-//     EPERM and system calls of another architecture kill the process, so
-//     the host's Unix sockets on the read-only root (such as
-//     /run/docker.sock) cannot be connected to. Abstract Unix sockets
-//     belong to the network namespace and are out of reach anyway.
+//   - on amd64 and arm64, a seccomp filter under which add_key,
+//     request_key and keyctl fail with EPERM (the kernel's keyrings are
+//     not namespaced: the session keyring of the agent, and the keys in
+//     it, would be the command's too), system calls of another
+//     architecture kill the process and, unless
+//     [Options.AllowUnixSockets], socket(AF_UNIX, …) and io_uring_setup
+//     fail with EPERM, so the host's Unix sockets on the read-only root
+//     (such as /run/docker.sock) cannot be connected to. Abstract Unix
+//     sockets belong to the network namespace and are out of reach anyway.
 //
 // The sandbox dies with the process that started it (bwrap
 // --die-with-parent): killing the started process, or its process group,

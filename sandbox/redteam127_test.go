@@ -4,11 +4,15 @@ package sandbox_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/sandbox"
@@ -192,5 +196,44 @@ func TestRT127SubmoduleGitDirectoriesAreReadOnly(t *testing.T) {
 	p.checkHome(t, "git status in the superproject or git commit in the submodule")
 	if out := p.bash(t, sb, "echo a > a.txt && git add a.txt && git commit -q -m a && echo y > lib/y.txt && git -C lib add y.txt && git -C lib commit -q -m y && echo committed"); !strings.Contains(out, "committed") {
 		t.Fatalf("git commit in the sandbox: %s", out)
+	}
+}
+
+// The kernel's keyrings are not namespaced: a sandboxed command could
+// read, and change, the keys of the session keyring the agent runs in
+// (Kerberos tickets, tokens put there with keyctl). The seccomp filter
+// now refuses add_key, request_key and keyctl, with or without
+// AllowUnixSockets.
+func TestRT127SessionKeyringIsOutOfReach(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "perl")
+	nr := map[string][2]int{"amd64": {249, 250}, "arm64": {218, 219}}[runtime.GOARCH]
+	if nr[0] == 0 {
+		t.Skip("the seccomp filter is for amd64 and arm64")
+	}
+	// A session keyring of this thread alone, which the commands started
+	// from it inherit.
+	runtime.LockOSThread() // never unlocked: the thread ends with the test
+	if _, err := unix.KeyctlJoinSessionKeyring("rt127-test"); err != nil {
+		t.Skipf("no keyrings here: %v", err)
+	}
+	name := "rt127-" + filepath.Base(t.TempDir())
+	id, err := unix.AddKey("user", name, []byte("KEYSECRET"), unix.KEY_SPEC_SESSION_KEYRING)
+	if err != nil {
+		t.Skipf("add_key: %v", err)
+	}
+	t.Cleanup(func() { unix.KeyctlInt(unix.KEYCTL_INVALIDATE, id, 0, 0, 0) })
+	read := fmt.Sprintf(`perl -e 'my ($t, $d) = ("user", "%s"); $id = syscall(%d, $t, $d, 0, 0); $b = "\0" x 64; $n = syscall(%d, 11, $id, $b, 64); print $n > 0 ? "read:" . substr($b, 0, $n) . "\n" : "refused: $!\n"'`, name, nr[0], nr[1])
+	wd := hostDir(t)
+	for _, unixSockets := range []bool{false, true} {
+		sb := sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: wd, AllowUnixSockets: unixSockets})
+		out := mustRun(t, sb, wd, read)
+		if strings.Contains(out, "KEYSECRET") || !strings.Contains(out, "refused") {
+			t.Errorf("AllowUnixSockets=%v: the sandboxed command reached the session keyring: %q", unixSockets, out)
+		}
+	}
+	// Outside the sandbox the same command reads the key.
+	cmd := exec.Command("/bin/sh", "-c", read)
+	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), "read:KEYSECRET") {
+		t.Errorf("outside the sandbox the key should be readable: %q", out)
 	}
 }

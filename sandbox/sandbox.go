@@ -64,10 +64,12 @@ type Options struct {
 	Network bool
 
 	// AllowUnixSockets lets commands create Unix domain sockets. false (on
-	// amd64 and arm64) installs a seccomp filter under which
-	// socket(AF_UNIX, …) and io_uring_setup fail with EPERM, so that the
-	// host's sockets visible on the read-only root (such as
-	// /run/docker.sock) cannot be connected to; socketpair(2) still works.
+	// amd64 and arm64) makes the seccomp filter also refuse
+	// socket(AF_UNIX, …) and io_uring_setup with EPERM, so that the host's
+	// sockets visible on the read-only root (such as /run/docker.sock)
+	// cannot be connected to; socketpair(2) still works. Either way the
+	// filter refuses the kernel keyring calls (add_key, request_key,
+	// keyctl), since the session keyring is not namespaced.
 	AllowUnixSockets bool
 
 	// Bwrap is the bubblewrap program. "" means "bwrap" looked up in
