@@ -118,7 +118,8 @@ func cleanOptions(opts Options) (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
-	o := Options{Workdir: wd[0], Network: opts.Network, AllowUnixSockets: opts.AllowUnixSockets, Bwrap: opts.Bwrap}
+	o := Options{Workdir: wd[0], Network: opts.Network, AllowUnixSockets: opts.AllowUnixSockets, Bwrap: opts.Bwrap,
+		HiddenEnv: slices.Clone(opts.HiddenEnv)}
 	if o.Writable, err = clean("Writable", opts.Writable); err != nil {
 		return Options{}, err
 	}
@@ -182,6 +183,16 @@ func (b *Bubblewrap) Wrap(cmd *exec.Cmd) error {
 	}
 	cmd.Args = slices.Concat([]string{b.bwrap}, args, []string{"--", prog}, argv)
 	cmd.Path = b.bwrap
+	if len(b.opts.HiddenEnv) > 0 {
+		env := cmd.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		cmd.Env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+			name, _, _ := strings.Cut(kv, "=")
+			return slices.Contains(b.opts.HiddenEnv, name)
+		})
+	}
 	if filter != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, filter)
 	}

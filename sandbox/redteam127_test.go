@@ -237,3 +237,26 @@ func TestRT127SessionKeyringIsOutOfReach(t *testing.T) {
 		t.Errorf("outside the sandbox the key should be readable: %q", out)
 	}
 }
+
+// The agent's environment holds its provider's key (ANTHROPIC_API_KEY)
+// and often other tokens: an allowed python3 x.py printed them from its
+// environment, and any command read them from bubblewrap's
+// /proc/1/environ. A project's sandbox now leaves every credential
+// variable out (HiddenEnv, filled by ProjectOptions), and a host adds the
+// ones it knows by other names.
+func TestRT127CredentialVariablesAreHidden(t *testing.T) {
+	paths, home := project(t)
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-RT127SECRET")
+	t.Setenv("GITHUB_TOKEN", "ghp_RT127SECRET")
+	t.Setenv("RT127_PLAIN", "visible")
+	opts := sandbox.ProjectOptions(paths, home)
+	opts.HiddenEnv = append(opts.HiddenEnv, "MY_STORE")
+	sb := sandboxtest.Bubblewrap(t, opts)
+	out := mustRun(t, sb, paths.Workdir(), `echo "env:$ANTHROPIC_API_KEY:$GITHUB_TOKEN:$MY_STORE:$RT127_PLAIN"; tr '\0' '\n' < /proc/1/environ | grep RT127; cat /proc/self/environ /proc/$$/environ | tr '\0' '\n' | grep RT127SECRET; true`, "MY_STORE=store-RT127SECRET")
+	if strings.Contains(out, "RT127SECRET") {
+		t.Errorf("a credential variable reached the sandboxed command: %q", out)
+	}
+	if !strings.Contains(out, "env::::visible") {
+		t.Errorf("the other variables should stay: %q", out)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -16,9 +17,10 @@ import (
 // A Sandbox contains the commands an agent runs.
 //
 // Wrap rewrites cmd, which must be prepared but not started, so that it
-// runs inside the sandbox: it may change cmd.Path and cmd.Args and append
-// to cmd.ExtraFiles, and keeps cmd.Dir, cmd.Env, the standard streams and
-// cmd.SysProcAttr. The files Wrap appends are for the started process
+// runs inside the sandbox: it may change cmd.Path and cmd.Args, append to
+// cmd.ExtraFiles and leave variables out of cmd.Env (nil meaning the
+// host's environment), and keeps cmd.Dir, the rest of cmd.Env, the
+// standard streams and cmd.SysProcAttr. The files Wrap appends are for the started process
 // only: the caller closes them once cmd.Start has returned, whether it
 // succeeded or not. Killing the started process (or its process group)
 // must kill everything the command started. Wrap returns an error, and
@@ -58,6 +60,13 @@ type Options struct {
 	// (/dev/null). Missing ones are skipped. A hidden path must not contain
 	// the workdir or a writable directory. nil means none.
 	Hidden []string
+
+	// HiddenEnv names environment variables commands do not get: Wrap
+	// leaves them out of the command's environment, so that neither the
+	// command nor anything it starts can read them (bubblewrap's own
+	// environment, which /proc/1/environ shows inside, does not hold them
+	// either). nil means none.
+	HiddenEnv []string
 
 	// Network lets commands use the host's network. false gives them a
 	// network namespace of their own with only a loopback device.
@@ -155,7 +164,11 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 // credential locations, the registry logins of the runtime directories:
 // $XDG_RUNTIME_DIR/containers/auth.json, /run/user/<uid>/…). userHome "" means os.UserHomeDir(); without a
 // user home only the data homes and the system's files are hidden.
-// Network is off. The permission gate asks before a bash line reads any
+// HiddenEnv holds the variables of the host's environment whose names say
+// they hold a credential ([secretpaths.CredentialVar]: ANTHROPIC_API_KEY,
+// GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD, DATABASE_URL …); a host
+// adds any other variable that holds a secret (the key of an encoded data
+// home). Network is off. The permission gate asks before a bash line reads any
 // of them, from the same list.
 //
 // It reads the user's home directory, so call it when the sandbox is
@@ -181,6 +194,11 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 		}
 	}
 	opts.ReadOnlyFiles = files
+	for _, kv := range os.Environ() {
+		if name, _, ok := strings.Cut(kv, "="); ok && secretpaths.CredentialVar(name) && !slices.Contains(opts.HiddenEnv, name) {
+			opts.HiddenEnv = append(opts.HiddenEnv, name)
+		}
+	}
 	secrets := secretpaths.DataHomes(userHome)
 	secrets = append(secrets, secretpaths.UserCredentials(userHome)...)
 	for _, p := range append(secrets, secretpaths.System(userHome)...) {

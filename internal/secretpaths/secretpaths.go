@@ -336,3 +336,30 @@ func IsProcSecret(p string, ancestors bool) bool {
 	}
 	return false
 }
+
+// CredentialVar reports whether the environment variable name, by the
+// words of its name, holds a credential: a token, a secret, a password,
+// a key (ANTHROPIC_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
+// PGPASSWORD, NPM_TOKEN, GH_PAT) or a connection URL that carries one
+// (DATABASE_URL, LITE_AGENT_STORE). An agent's environment holds its own
+// provider key: printing it puts the key in the transcript, as cat of
+// ~/.aws/credentials would. The permission gate asks before a line prints
+// one, and a project's sandbox does not pass them to its commands.
+func CredentialVar(name string) bool {
+	u := strings.ToUpper(name)
+	switch u {
+	case "DATABASE_URL", "LITE_AGENT_STORE", "PGPASSWORD", "MYSQL_PWD", "REDIS_URL", "MONGODB_URI":
+		return true
+	}
+	if strings.HasSuffix(u, "_DATABASE_URL") {
+		return true
+	}
+	for _, part := range strings.Split(u, "_") {
+		switch part {
+		case "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE",
+			"KEY", "APIKEY", "PAT", "CREDENTIAL", "CREDENTIALS", "AUTHTOKEN", "PRIVATEKEY":
+			return true
+		}
+	}
+	return false
+}
