@@ -260,3 +260,38 @@ func TestRT127CredentialVariablesAreHidden(t *testing.T) {
 		t.Errorf("the other variables should stay: %q", out)
 	}
 }
+
+// A credential store the environment moves out of the home (GNUPGHOME,
+// AWS_SHARED_CREDENTIALS_FILE, CARGO_HOME's credentials) was readable in
+// the sandbox, though the gate asks before a line reads it: cat printed
+// the keys. It is hidden now as ~/.gnupg is; pip's settings file, which
+// programs need, stays visible as ~/.config/pip/pip.conf does.
+func TestRT127CredentialsTheEnvironmentMovesAreHidden(t *testing.T) {
+	paths, home := project(t)
+	elsewhere := hostDir(t)
+	secrets := map[string]string{
+		"GNUPGHOME":                   "gnupg/private-keys-v1.d/k.key",
+		"AWS_SHARED_CREDENTIALS_FILE": "aws/credentials",
+		"CARGO_HOME":                  "cargo/credentials.toml",
+	}
+	var cat []string
+	for name, rel := range secrets {
+		writeFile(t, filepath.Join(elsewhere, rel), "RT127SECRET")
+		value := filepath.Join(elsewhere, strings.SplitN(rel, "/", 2)[0])
+		if name == "AWS_SHARED_CREDENTIALS_FILE" {
+			value = filepath.Join(elsewhere, rel)
+		}
+		t.Setenv(name, value)
+		cat = append(cat, filepath.Join(elsewhere, rel))
+	}
+	writeFile(t, filepath.Join(elsewhere, "pip.conf"), "[global]\nindex-url = https://example.com/simple\n")
+	t.Setenv("PIP_CONFIG_FILE", filepath.Join(elsewhere, "pip.conf"))
+	sb := sandboxtest.Bubblewrap(t, sandbox.ProjectOptions(paths, home))
+	out, _ := run(t, sb, paths.Workdir(), "cat "+strings.Join(cat, " ")+"; cat "+filepath.Join(elsewhere, "pip.conf"))
+	if strings.Contains(out, "RT127SECRET") {
+		t.Errorf("a credential store the environment names was readable: %q", out)
+	}
+	if !strings.Contains(out, "index-url") {
+		t.Errorf("pip's settings should stay readable: %q", out)
+	}
+}

@@ -159,7 +159,10 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 // .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh, .netrc,
 // .git-credentials, database clients' and registries' password and token
 // files such as .pgpass and .npmrc, password stores, browser profiles and
-// cloud tools' keys) and the system's secret files ([secretpaths.System]:
+// cloud tools' keys), the same locations where the host's environment
+// moves them ([secretpaths.EnvHiddenCredentials]: GNUPGHOME, AWS_SHARED_CREDENTIALS_FILE,
+// KUBECONFIG, CARGO_HOME's credentials …; one that would contain the workdir
+// is left visible) and the system's secret files ([secretpaths.System]:
 // /etc/shadow, sudo's rules, TLS and SSH host private keys, /root's
 // credential locations, the registry logins of the runtime directories:
 // $XDG_RUNTIME_DIR/containers/auth.json, /run/user/<uid>/…). userHome "" means os.UserHomeDir(); without a
@@ -201,6 +204,13 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	}
 	secrets := secretpaths.DataHomes(userHome)
 	secrets = append(secrets, secretpaths.UserCredentials(userHome)...)
+	for _, p := range secretpaths.EnvHiddenCredentials(os.Environ()) {
+		// A location the environment moves out of the home
+		// (GNUPGHOME=/srv/gnupg), unless it would hide the workdir.
+		if !within(opts.Workdir, p) && !within(canonical(opts.Workdir), canonical(p)) {
+			secrets = append(secrets, p)
+		}
+	}
 	for _, p := range append(secrets, secretpaths.System(userHome)...) {
 		if !slices.Contains(opts.Hidden, p) {
 			opts.Hidden = append(opts.Hidden, p)

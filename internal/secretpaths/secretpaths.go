@@ -113,9 +113,22 @@ func EnvLocations() map[string]string {
 // beneath the directory it stands for (CARGO_HOME=/c: /c/credentials,
 // /c/credentials.toml; XDG_CONFIG_HOME=/x: /x/gh, /x/gcloud …), the
 // printed settings among them ([PrintedSettings]: PIP_CONFIG_FILE=/p.conf:
-// /p.conf; XDG_CONFIG_HOME=/x: /x/pip/pip.conf). The permission gate, not
-// the sandbox, takes them.
-func EnvCredentials(env []string) []string {
+// /p.conf; XDG_CONFIG_HOME=/x: /x/pip/pip.conf). The permission gate asks
+// before a line reads them; a project's sandbox hides them but the printed
+// settings ([EnvHiddenCredentials]).
+func EnvCredentials(env []string) []string { return envCredentials(env, true) }
+
+// EnvHiddenCredentials is [EnvCredentials] less the printed settings
+// ([PrintedSettings]), which hold settings programs need: what a
+// project's sandbox hides, as it hides [UserCredentials] but not the
+// printed settings of the home.
+func EnvHiddenCredentials(env []string) []string { return envCredentials(env, false) }
+
+func envCredentials(env []string, printed bool) []string {
+	entries := homeEntries()
+	if printed {
+		entries = append(entries, printedEntries()...)
+	}
 	locs := EnvLocations()
 	var out []string
 	add := func(p string) {
@@ -138,7 +151,7 @@ func EnvCredentials(env []string) []string {
 				continue
 			}
 			v = filepath.Clean(v)
-			for _, e := range append(homeEntries(), printedEntries()...) {
+			for _, e := range entries {
 				switch {
 				case e == rel || strings.HasPrefix(rel, e+"/"):
 					add(v)
