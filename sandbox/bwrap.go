@@ -313,6 +313,22 @@ func planProtected(roots, protected, files []string) []mount {
 	}
 	for _, p := range slices.Concat(protected, files) {
 		isFile := slices.Contains(files, p)
+		// A symbolic link on the way to p, in a writable root, could be
+		// pointed elsewhere by the command, and p's readers (git,
+		// lite-agent) would follow it there: keep the directory that holds
+		// the link read-only, the root itself if need be.
+		for q := p; ; {
+			parent := filepath.Dir(q)
+			if parent == q {
+				break
+			}
+			if fi, err := os.Lstat(q); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				if d := canonical(parent); slices.ContainsFunc(roots, func(r string) bool { return within(d, r) }) {
+					add(d, readOnly)
+				}
+			}
+			q = parent
+		}
 		c := canonicalParent(p)
 		var root string
 		for _, r := range roots {
@@ -342,7 +358,8 @@ func planProtected(roots, protected, files []string) []mount {
 			case errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0 && last):
 				// A missing name, or a last name that is a symbolic link
 				// the command could replace: keep its directory read-only,
-				// or, right under the root, cover the name.
+				// or, right under the root, cover a missing name; a link
+				// there keeps the root read-only (above).
 				if cur != root {
 					add(cur, readOnly)
 				} else if err != nil && isFile && last {
@@ -350,7 +367,7 @@ func planProtected(roots, protected, files []string) []mount {
 				} else if err != nil {
 					add(next, emptyReadOnly)
 				} else if t := canonical(next); within(t, root) {
-					add(t, readOnly) // the link itself stays replaceable
+					add(t, readOnly)
 				}
 			case err != nil:
 				add(cur, readOnly) // cannot tell: keep what holds it read-only

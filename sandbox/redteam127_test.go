@@ -295,3 +295,28 @@ func TestRT127CredentialsTheEnvironmentMovesAreHidden(t *testing.T) {
 		t.Errorf("pip's settings should stay readable: %q", out)
 	}
 }
+
+// A symbolic link on the way to a protected path (.git -> realgit, as a
+// project that keeps its git directory beside the worktree has) was
+// replaceable: the protection followed the link to realgit/config, and a
+// command pointed .git at a copy with a core.fsmonitor, which the user's
+// git status then ran. The directory holding such a link now stays
+// read-only, here the workdir itself, as it does when .git is a gitdir:
+// file.
+func TestRT127LinkOnTheWayToAProtectedPathIsKept(t *testing.T) {
+	p := newRT127(t)
+	if err := os.Rename(filepath.Join(p.wd, ".git"), filepath.Join(p.wd, "realgit")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("realgit", filepath.Join(p.wd, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	p.git(t, p.wd, "status", "--short")
+	sb := p.sandbox(t)
+	p.bash(t, sb, "cp -r realgit evilgit && printf '"+p.fsmonitor()+"' >> evilgit/config && rm .git && ln -s evilgit .git")
+	p.git(t, p.wd, "status", "--short")
+	p.checkHome(t, "git status")
+	if target, err := os.Readlink(filepath.Join(p.wd, ".git")); err != nil || target != "realgit" {
+		t.Errorf(".git -> %q, %v; want realgit", target, err)
+	}
+}
