@@ -199,3 +199,19 @@ func gitConfig(git, file string, args ...string) ([]byte, error) {
 	cmd.Env = append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CEILING_DIRECTORIES=/")
 	return cmd.Output()
 }
+
+// bareGuard returns wd/HEAD when wd/.git is not a git directory (the
+// project has no repository, or the empty .git the sandbox leaves as a
+// mount point): git, finding no repository in .git, takes a directory
+// holding HEAD, objects/ and refs/ for one itself, and runs what its
+// config names. Without HEAD it is none. A missing HEAD is covered by an
+// empty read-only file, which the first command leaves behind.
+func bareGuard(wd string) []string {
+	if exists(filepath.Join(wd, ".git", "HEAD")) {
+		return nil
+	}
+	if fi, err := os.Lstat(filepath.Join(wd, ".git")); err == nil && !fi.IsDir() {
+		return nil // a gitdir: file, or a link: the plan keeps the workdir read-only
+	}
+	return []string{filepath.Join(wd, "HEAD")}
+}

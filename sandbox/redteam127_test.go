@@ -320,3 +320,30 @@ func TestRT127LinkOnTheWayToAProtectedPathIsKept(t *testing.T) {
 		t.Errorf(".git -> %q, %v; want realgit", target, err)
 	}
 }
+
+// In a project without a repository, the workdir itself became one: a
+// command wrote HEAD, objects/, refs/ and a config whose core.worktree is
+// . and whose core.fsmonitor ran at the user's git status there (git,
+// finding no repository in the empty .git, takes a directory holding
+// HEAD, objects and refs for a git directory). HEAD is now covered by an
+// empty read-only file when .git holds no repository.
+func TestRT127WorkdirCannotBecomeARepository(t *testing.T) {
+	p := newRT127(t)
+	if err := os.RemoveAll(filepath.Join(p.wd, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	p.env = append(p.env, "GIT_CEILING_DIRECTORIES="+p.dir)
+	sb := p.sandbox(t)
+	p.bash(t, sb, "git init -q --bare /tmp/b; cp -r /tmp/b/HEAD /tmp/b/objects /tmp/b/refs . ; printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = \""+p.pwned()+"; false\"\\n' > config")
+	cmd := exec.Command("git", "status", "--short")
+	cmd.Dir = p.wd
+	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Run() // fails outside a repository
+	p.checkHome(t, "git status")
+	if b, err := os.ReadFile(filepath.Join(p.wd, "HEAD")); err == nil && len(b) != 0 {
+		t.Errorf("HEAD = %q, want it empty", b)
+	}
+	if out := p.bash(t, sb, "echo ok > notes.txt && cat notes.txt"); !strings.Contains(out, "ok") {
+		t.Errorf("the workdir should stay writable: %s", out)
+	}
+}

@@ -196,7 +196,7 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 			opts.ReadOnly = append(opts.ReadOnly, p)
 		}
 	}
-	opts.ReadOnlyFiles = files
+	opts.ReadOnlyFiles = append(files, bareGuard(opts.Workdir)...)
 	for _, kv := range os.Environ() {
 		if name, _, ok := strings.Cut(kv, "="); ok && secretpaths.CredentialVar(name) && !slices.Contains(opts.HiddenEnv, name) {
 			opts.HiddenEnv = append(opts.HiddenEnv, name)
