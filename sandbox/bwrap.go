@@ -303,7 +303,8 @@ type mount struct {
 
 // planProtected returns the mounts that keep each protected path inside a
 // writable root read-only, parents before children. A missing one of
-// files right under a root is covered by an empty file.
+// files is created first (see createFile), or, if that fails, right under
+// a root covered by an empty file.
 func planProtected(roots, protected, files []string) []mount {
 	plan := map[string]mountKind{}
 	add := func(p string, k mountKind) {
@@ -360,7 +361,9 @@ func planProtected(roots, protected, files []string) []mount {
 				// the command could replace: keep its directory read-only,
 				// or, right under the root, cover a missing name; a link
 				// there keeps the root read-only (above).
-				if cur != root {
+				if err != nil && isFile && last && createFile(next) {
+					add(next, readOnly)
+				} else if cur != root {
 					add(cur, readOnly)
 				} else if err != nil && isFile && last {
 					add(next, emptyFile)
@@ -403,6 +406,31 @@ func planProtected(roots, protected, files []string) []mount {
 		return strings.Compare(x.path, y.path)
 	})
 	return out
+}
+
+// createFile creates the missing file p, so that it can be bound
+// read-only without making its directory read-only: empty, or, for the
+// commondir of a git directory, "." (the git directory itself, which git
+// reads as it reads no commondir; an empty one it refuses). It reports
+// whether it did.
+func createFile(p string) bool {
+	var data []byte
+	if filepath.Base(p) == "commondir" && exists(filepath.Join(filepath.Dir(p), "HEAD")) {
+		data = []byte(".\n")
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return false
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(p)
+		return false
+	}
+	return true
 }
 
 // within reports whether p is dir or lies beneath it. Both must be clean.

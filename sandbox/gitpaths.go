@@ -31,7 +31,10 @@ const maxGitConfigFiles = 64
 //   - in each git directory below .git/modules (submodules, nested ones
 //     too), its config, hooks, worktrees, and its commondir and
 //     config.worktree where they exist, and what its configuration names as
-//     above.
+//     above;
+//   - in .git and each of those, a missing commondir, and a missing
+//     config.worktree where extensions.worktreeConfig is set, as files
+//     (created before the command: see [Options.ReadOnlyFiles]).
 //
 // It reads the configuration with the git program found in PATH; without
 // one there is nothing of git's to run.
@@ -87,6 +90,18 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 				if p := filepath.Join(dir, name); exists(p) {
 					dirs = append(dirs, p)
 				}
+			}
+		}
+		// A missing commondir, created, would make git read the
+		// configuration of the directory it names; a missing
+		// config.worktree is read once extensions.worktreeConfig is set.
+		if exists(filepath.Join(dir, "HEAD")) {
+			if p := filepath.Join(dir, "commondir"); !exists(p) {
+				files = append(files, p)
+			}
+			if p := filepath.Join(dir, "config.worktree"); !exists(p) && git != "" &&
+				gitConfigValue(git, filepath.Join(dir, "config"), "extensions.worktreeconfig", "--type=bool") == "true" {
+				files = append(files, p)
 			}
 		}
 		modules := filepath.Join(dir, "modules")
@@ -175,8 +190,8 @@ func gitConfigPaths(git, file string) [][2]string {
 }
 
 // gitConfigValue returns the last value of key in file, or "".
-func gitConfigValue(git, file, key string) string {
-	out, err := gitConfig(git, file, "--get", key)
+func gitConfigValue(git, file, key string, opts ...string) string {
+	out, err := gitConfig(git, file, append(opts, "--get", key)...)
 	if err != nil {
 		return ""
 	}

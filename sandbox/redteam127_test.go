@@ -347,3 +347,36 @@ func TestRT127WorkdirCannotBecomeARepository(t *testing.T) {
 		t.Errorf("the workdir should stay writable: %s", out)
 	}
 }
+
+// A missing .git/commondir was left writable (a read-only .git would stop
+// every commit): a command created it naming a copy of the git directory
+// with a core.fsmonitor, and the user's git status ran it. The same held
+// for config.worktree once extensions.worktreeConfig is set. Both are now
+// created before the command and bound read-only: commondir holding ".",
+// which git reads as no commondir, config.worktree empty.
+func TestRT127MissingCommondirAndConfigWorktreeCannotBeCreated(t *testing.T) {
+	for _, tt := range []struct {
+		name, setup, attack string
+	}{
+		{"commondir", "", "cp -r .git eg && printf '%s' >> eg/config && echo ../eg > .git/commondir"},
+		{"config.worktree", "extensions.worktreeConfig", "printf '%s' > .git/config.worktree"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newRT127(t)
+			if tt.setup != "" {
+				p.git(t, p.wd, "config", "core.repositoryformatversion", "1")
+				p.git(t, p.wd, "config", tt.setup, "true")
+			}
+			sb := p.sandbox(t)
+			p.bash(t, sb, fmt.Sprintf(tt.attack, p.fsmonitor()))
+			p.git(t, p.wd, "status", "--short")
+			p.checkHome(t, "git status")
+			if out := p.bash(t, sb, "echo a > a.txt && git add a.txt && git commit -q -m a && echo committed"); !strings.Contains(out, "committed") {
+				t.Fatalf("git commit in the sandbox: %s", out)
+			}
+			if log := p.git(t, p.wd, "log", "--format=%s"); log != "a\ninit\n" {
+				t.Errorf("git log outside = %q", log)
+			}
+		})
+	}
+}

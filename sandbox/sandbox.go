@@ -49,10 +49,13 @@ type Options struct {
 	ReadOnly []string
 
 	// ReadOnlyFiles lists more paths that stay read-only as ReadOnly's do,
-	// but that are files: a missing one right under a writable root is
-	// covered by an empty read-only file (which the first command leaves
-	// behind, empty, as bubblewrap's mount point), not by an empty
-	// directory. nil means none.
+	// but that are files: a missing one is created before the command
+	// starts and bound read-only, so that its directory stays writable.
+	// It is created empty, but for the commondir of a git directory, which
+	// holds "." (the git directory itself: git refuses an empty one and
+	// reads "." as it reads none). Where it cannot be created, its
+	// directory stays read-only, or, right under a writable root, an empty
+	// read-only file covers the name. nil means none.
 	ReadOnlyFiles []string
 
 	// Hidden lists paths whose contents cannot be read or changed: a
@@ -135,8 +138,8 @@ func (e *OptionsError) Error() string {
 // protectedInSandbox is paths.ProtectedPaths() less .git/commondir and
 // .git/config.worktree where they do not exist: a missing protected path
 // makes its nearest directory read-only, and .git itself read-only would
-// stop every commit. The gate and the file tools still refuse to create
-// them.
+// stop every commit. ProjectOptions protects them as files instead
+// (gitCodePaths).
 func protectedInSandbox(paths storage.ProjectPaths) []string {
 	var out []string
 	for _, p := range paths.ProtectedPaths() {
