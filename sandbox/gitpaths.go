@@ -21,7 +21,8 @@ const maxGitConfigFiles = 64
 // it, in the repository whose git directory is gitDir (wd/.git) and whose
 // worktree is wd:
 //
-//   - the directory core.hooksPath names (husky's .husky/_), and every
+//   - the directory core.hooksPath names (husky's .husky/_; a relative
+//     one in the user's or the system's configuration too), and every
 //     file include.path and includeIf.*.path name, followed from file to
 //     file, whatever their conditions; files go to files, directories to
 //     dirs;
@@ -119,6 +120,17 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 		}
 	}
 	gitDirConfig(gitDir, wd, true)
+	// A relative core.hooksPath in the user's or the system's
+	// configuration names a directory of every worktree.
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && userHome != "" {
+		xdg = filepath.Join(userHome, ".config")
+	}
+	for _, f := range []string{filepath.Join(userHome, ".gitconfig"), filepath.Join(xdg, "git", "config"), "/etc/gitconfig"} {
+		if filepath.IsAbs(f) && exists(f) {
+			readConfig(f, wd)
+		}
+	}
 	return dirs, files
 }
 

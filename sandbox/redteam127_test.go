@@ -112,13 +112,26 @@ func (p *rt127) fsmonitor() string {
 
 // A hook manager's core.hooksPath (husky's .husky/_) names a directory in
 // the workdir: a hook a sandboxed command put there ran at the user's
-// next git commit.
+// next git commit. So did one in .githooks, which a relative
+// core.hooksPath in the user's ~/.gitconfig names in every worktree.
 func TestRT127HooksPathDirectoryIsReadOnly(t *testing.T) {
+	for _, global := range []bool{false, true} {
+		t.Run(fmt.Sprint("global=", global), func(t *testing.T) { testHooksPath(t, global) })
+	}
+}
+
+func testHooksPath(t *testing.T, global bool) {
 	p := newRT127(t)
-	p.git(t, p.wd, "config", "core.hooksPath", ".husky/_")
-	writeFile(t, filepath.Join(p.wd, ".husky", "_", ".gitignore"), "*\n")
+	dir := ".husky/_"
+	if global {
+		dir = ".githooks"
+		p.git(t, p.wd, "config", "--global", "core.hooksPath", dir)
+	} else {
+		p.git(t, p.wd, "config", "core.hooksPath", dir)
+	}
+	writeFile(t, filepath.Join(p.wd, dir, ".gitignore"), "*\n")
 	sb := p.sandbox(t)
-	p.bash(t, sb, "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .husky/_/pre-commit; chmod +x .husky/_/pre-commit")
+	p.bash(t, sb, "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > "+dir+"/pre-commit; chmod +x "+dir+"/pre-commit")
 	writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
 	p.git(t, p.wd, "add", "b.txt")
 	p.git(t, p.wd, "commit", "-q", "-m", "b")
