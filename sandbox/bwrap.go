@@ -73,7 +73,7 @@ func (b *Bubblewrap) probe(ctx context.Context) error {
 	}
 	cmd.Dir = b.opts.Workdir
 	probe := *b
-	probe.opts.ReadOnly = nil
+	probe.opts.ReadOnly, probe.opts.ReadOnlyFiles = nil, nil
 	if err := probe.Wrap(cmd); err != nil {
 		return err
 	}
@@ -118,11 +118,15 @@ func cleanOptions(opts Options) (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
-	o := Options{Workdir: wd[0], Network: opts.Network, AllowUnixSockets: opts.AllowUnixSockets, Bwrap: opts.Bwrap}
+	o := Options{Workdir: wd[0], Network: opts.Network, AllowUnixSockets: opts.AllowUnixSockets, Bwrap: opts.Bwrap,
+		HiddenEnv: slices.Clone(opts.HiddenEnv)}
 	if o.Writable, err = clean("Writable", opts.Writable); err != nil {
 		return Options{}, err
 	}
 	if o.ReadOnly, err = clean("ReadOnly", opts.ReadOnly); err != nil {
+		return Options{}, err
+	}
+	if o.ReadOnlyFiles, err = clean("ReadOnlyFiles", opts.ReadOnlyFiles); err != nil {
 		return Options{}, err
 	}
 	if o.Hidden, err = clean("Hidden", opts.Hidden); err != nil {
@@ -167,13 +171,11 @@ func (b *Bubblewrap) Wrap(cmd *exec.Cmd) error {
 		return err
 	}
 	var filter *os.File
-	if !b.opts.AllowUnixSockets {
-		if bpf, ok := unixSocketFilter(); ok {
-			if filter, err = pipeWith(bpf); err != nil {
-				return fmt.Errorf("sandbox: seccomp filter: %w", err)
-			}
-			args = append(args, "--seccomp", strconv.Itoa(3+len(cmd.ExtraFiles)))
+	if bpf, ok := seccompFilter(!b.opts.AllowUnixSockets); ok {
+		if filter, err = pipeWith(bpf); err != nil {
+			return fmt.Errorf("sandbox: seccomp filter: %w", err)
 		}
+		args = append(args, "--seccomp", strconv.Itoa(3+len(cmd.ExtraFiles)))
 	}
 	var argv []string
 	if len(cmd.Args) > 1 {
@@ -181,6 +183,16 @@ func (b *Bubblewrap) Wrap(cmd *exec.Cmd) error {
 	}
 	cmd.Args = slices.Concat([]string{b.bwrap}, args, []string{"--", prog}, argv)
 	cmd.Path = b.bwrap
+	if len(b.opts.HiddenEnv) > 0 {
+		env := cmd.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		cmd.Env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+			name, _, _ := strings.Cut(kv, "=")
+			return slices.Contains(b.opts.HiddenEnv, name)
+		})
+	}
 	if filter != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, filter)
 	}
@@ -224,8 +236,10 @@ func (b *Bubblewrap) args(dir string) ([]string, error) {
 	for _, r := range roots {
 		a = append(a, "--bind", r, r)
 	}
-	for _, m := range planProtected(roots, b.opts.ReadOnly) {
+	for _, m := range planProtected(roots, b.opts.ReadOnly, b.opts.ReadOnlyFiles) {
 		switch m.kind {
+		case emptyFile:
+			a = append(a, "--ro-bind", "/dev/null", m.path)
 		case pin:
 			a = append(a, "--bind", m.path, m.path)
 		case readOnly:
@@ -279,6 +293,7 @@ const (
 	pin           mountKind = iota // the directory bound onto itself, writable, so it cannot be renamed or removed
 	readOnly                       // the path bound onto itself read-only
 	emptyReadOnly                  // an empty read-only tmpfs over a missing name
+	emptyFile                      // /dev/null bound read-only over a missing file's name
 )
 
 type mount struct {
@@ -287,15 +302,34 @@ type mount struct {
 }
 
 // planProtected returns the mounts that keep each protected path inside a
-// writable root read-only, parents before children.
-func planProtected(roots, protected []string) []mount {
+// writable root read-only, parents before children. A missing one of
+// files is created first (see createFile), or, if that fails, right under
+// a root covered by an empty file.
+func planProtected(roots, protected, files []string) []mount {
 	plan := map[string]mountKind{}
 	add := func(p string, k mountKind) {
 		if old, ok := plan[p]; !ok || k > old {
 			plan[p] = k
 		}
 	}
-	for _, p := range protected {
+	for _, p := range slices.Concat(protected, files) {
+		isFile := slices.Contains(files, p)
+		// A symbolic link on the way to p, in a writable root, could be
+		// pointed elsewhere by the command, and p's readers (git,
+		// lite-agent) would follow it there: keep the directory that holds
+		// the link read-only, the root itself if need be.
+		for q := p; ; {
+			parent := filepath.Dir(q)
+			if parent == q {
+				break
+			}
+			if fi, err := os.Lstat(q); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				if d := canonical(parent); slices.ContainsFunc(roots, func(r string) bool { return within(d, r) }) {
+					add(d, readOnly)
+				}
+			}
+			q = parent
+		}
 		c := canonicalParent(p)
 		var root string
 		for _, r := range roots {
@@ -325,13 +359,18 @@ func planProtected(roots, protected []string) []mount {
 			case errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink != 0 && last):
 				// A missing name, or a last name that is a symbolic link
 				// the command could replace: keep its directory read-only,
-				// or, right under the root, cover the name.
-				if cur != root {
+				// or, right under the root, cover a missing name; a link
+				// there keeps the root read-only (above).
+				if err != nil && isFile && last && createFile(next) {
+					add(next, readOnly)
+				} else if cur != root {
 					add(cur, readOnly)
+				} else if err != nil && isFile && last {
+					add(next, emptyFile)
 				} else if err != nil {
 					add(next, emptyReadOnly)
 				} else if t := canonical(next); within(t, root) {
-					add(t, readOnly) // the link itself stays replaceable
+					add(t, readOnly)
 				}
 			case err != nil:
 				add(cur, readOnly) // cannot tell: keep what holds it read-only
@@ -367,6 +406,31 @@ func planProtected(roots, protected []string) []mount {
 		return strings.Compare(x.path, y.path)
 	})
 	return out
+}
+
+// createFile creates the missing file p, so that it can be bound
+// read-only without making its directory read-only: empty, or, for the
+// commondir of a git directory, "." (the git directory itself, which git
+// reads as it reads no commondir; an empty one it refuses). It reports
+// whether it did.
+func createFile(p string) bool {
+	var data []byte
+	if filepath.Base(p) == "commondir" && exists(filepath.Join(filepath.Dir(p), "HEAD")) {
+		data = []byte(".\n")
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return false
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(p)
+		return false
+	}
+	return true
 }
 
 // within reports whether p is dir or lies beneath it. Both must be clean.

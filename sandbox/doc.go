@@ -28,7 +28,18 @@
 //     project without one: an empty .<namespace> and an empty .git), where
 //     it does no harm: an empty project config directory configures
 //     nothing and git ignores an empty .git. Inside the sandbox "git init"
-//     then fails; initialise repositories outside it;
+//     then fails; initialise repositories outside it. Where .git holds no
+//     repository, an empty read-only HEAD is left beside it too, since git
+//     would otherwise take the workdir itself for a git directory once a
+//     command wrote HEAD, objects and refs there;
+//   - read-only as well, for a project ([ProjectOptions]), what makes git
+//     run code from the workdir beyond .git/config and .git/hooks: the
+//     directory core.hooksPath names, the files include.path and
+//     includeIf.*.path name, .git/worktrees, and the config and hooks of
+//     each git directory in .git/modules. A symbolic link on the way to
+//     any read-only path keeps the directory holding it read-only (the
+//     workdir itself when the link lies right under it), since the
+//     command could point it elsewhere;
 //   - every existing path of [Options.Hidden] (for a project: ~/.ssh,
 //     ~/.aws, ~/.gnupg, ~/.config/gcloud and a few more credential stores,
 //     the same in /root and the other users' homes, /etc/shadow, sudo's
@@ -42,12 +53,15 @@
 //     the controlling terminal), no capabilities, and, where user namespaces
 //     work, its own user namespace in which no further user namespace can be
 //     made;
-//   - on amd64 and arm64, unless [Options.AllowUnixSockets], a seccomp
-//     filter under which socket(AF_UNIX, …) and io_uring_setup fail with
-//     EPERM and system calls of another architecture kill the process, so
-//     the host's Unix sockets on the read-only root (such as
-//     /run/docker.sock) cannot be connected to. Abstract Unix sockets
-//     belong to the network namespace and are out of reach anyway.
+//   - on amd64 and arm64, a seccomp filter under which add_key,
+//     request_key and keyctl fail with EPERM (the kernel's keyrings are
+//     not namespaced: the session keyring of the agent, and the keys in
+//     it, would be the command's too), system calls of another
+//     architecture kill the process and, unless
+//     [Options.AllowUnixSockets], socket(AF_UNIX, …) and io_uring_setup
+//     fail with EPERM, so the host's Unix sockets on the read-only root
+//     (such as /run/docker.sock) cannot be connected to. Abstract Unix
+//     sockets belong to the network namespace and are out of reach anyway.
 //
 // The sandbox dies with the process that started it (bwrap
 // --die-with-parent): killing the started process, or its process group,
@@ -57,16 +71,20 @@
 // # What it does not contain
 //
 //   - Reading: everything on the root file system that is not hidden is
-//     readable, including the environment the host passes to the command.
-//     Keep secrets out of the command's environment.
+//     readable, and so is the environment the host passes to the command
+//     but the variables of [Options.HiddenEnv] (for a project, those whose
+//     names say they hold a credential). Keep other secrets out of the
+//     command's environment.
 //   - On other architectures, or with AllowUnixSockets, Unix sockets on the
 //     read-only root (for example /run/docker.sock) can be connected to:
 //     read-only mounts do not stop connect(2). A Unix socket passed in
 //     from outside (an inherited file descriptor) stays usable.
 //   - Hard links and bind mounts made before the sandbox starts reach what
-//     they point at; a symbolic link on the way from the workdir to a
-//     protected path is resolved when the command starts, and the link
-//     itself can be replaced by the command.
+//     they point at.
+//   - A repository a command creates in a subdirectory: git run there
+//     later runs its configuration, and so does the superproject's git
+//     status once the command adds a gitlink for it to the index, which
+//     must stay writable for git add.
 //   - Resource use (CPU, memory, disk in the workdir) is not limited.
 //
 // A Bubblewrap is safe for concurrent use.

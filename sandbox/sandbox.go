@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -16,9 +17,10 @@ import (
 // A Sandbox contains the commands an agent runs.
 //
 // Wrap rewrites cmd, which must be prepared but not started, so that it
-// runs inside the sandbox: it may change cmd.Path and cmd.Args and append
-// to cmd.ExtraFiles, and keeps cmd.Dir, cmd.Env, the standard streams and
-// cmd.SysProcAttr. The files Wrap appends are for the started process
+// runs inside the sandbox: it may change cmd.Path and cmd.Args, append to
+// cmd.ExtraFiles and leave variables out of cmd.Env (nil meaning the
+// host's environment), and keeps cmd.Dir, the rest of cmd.Env, the
+// standard streams and cmd.SysProcAttr. The files Wrap appends are for the started process
 // only: the caller closes them once cmd.Start has returned, whether it
 // succeeded or not. Killing the started process (or its process group)
 // must kill everything the command started. Wrap returns an error, and
@@ -46,21 +48,40 @@ type Options struct {
 	// none.
 	ReadOnly []string
 
+	// ReadOnlyFiles lists more paths that stay read-only as ReadOnly's do,
+	// but that are files: a missing one is created before the command
+	// starts and bound read-only, so that its directory stays writable.
+	// It is created empty, but for the commondir of a git directory, which
+	// holds "." (the git directory itself: git refuses an empty one and
+	// reads "." as it reads none). Where it cannot be created, its
+	// directory stays read-only, or, right under a writable root, an empty
+	// read-only file covers the name. nil means none.
+	ReadOnlyFiles []string
+
 	// Hidden lists paths whose contents cannot be read or changed: a
 	// directory is replaced by an empty one, a file by an empty one
 	// (/dev/null). Missing ones are skipped. A hidden path must not contain
 	// the workdir or a writable directory. nil means none.
 	Hidden []string
 
+	// HiddenEnv names environment variables commands do not get: Wrap
+	// leaves them out of the command's environment, so that neither the
+	// command nor anything it starts can read them (bubblewrap's own
+	// environment, which /proc/1/environ shows inside, does not hold them
+	// either). nil means none.
+	HiddenEnv []string
+
 	// Network lets commands use the host's network. false gives them a
 	// network namespace of their own with only a loopback device.
 	Network bool
 
 	// AllowUnixSockets lets commands create Unix domain sockets. false (on
-	// amd64 and arm64) installs a seccomp filter under which
-	// socket(AF_UNIX, …) and io_uring_setup fail with EPERM, so that the
-	// host's sockets visible on the read-only root (such as
-	// /run/docker.sock) cannot be connected to; socketpair(2) still works.
+	// amd64 and arm64) makes the seccomp filter also refuse
+	// socket(AF_UNIX, …) and io_uring_setup with EPERM, so that the host's
+	// sockets visible on the read-only root (such as /run/docker.sock)
+	// cannot be connected to; socketpair(2) still works. Either way the
+	// filter refuses the kernel keyring calls (add_key, request_key,
+	// keyctl), since the session keyring is not namespaced.
 	AllowUnixSockets bool
 
 	// Bwrap is the bubblewrap program. "" means "bwrap" looked up in
@@ -117,8 +138,8 @@ func (e *OptionsError) Error() string {
 // protectedInSandbox is paths.ProtectedPaths() less .git/commondir and
 // .git/config.worktree where they do not exist: a missing protected path
 // makes its nearest directory read-only, and .git itself read-only would
-// stop every commit. The gate and the file tools still refuse to create
-// them.
+// stop every commit. ProjectOptions protects them as files instead
+// (gitCodePaths).
 func protectedInSandbox(paths storage.ProjectPaths) []string {
 	var out []string
 	for _, p := range paths.ProtectedPaths() {
@@ -141,12 +162,19 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 // .gnupg, .config/gcloud, .azure, .kube, .docker, .config/gh, .netrc,
 // .git-credentials, database clients' and registries' password and token
 // files such as .pgpass and .npmrc, password stores, browser profiles and
-// cloud tools' keys) and the system's secret files ([secretpaths.System]:
+// cloud tools' keys), the same locations where the host's environment
+// moves them ([secretpaths.EnvHiddenCredentials]: GNUPGHOME, AWS_SHARED_CREDENTIALS_FILE,
+// KUBECONFIG, CARGO_HOME's credentials …; one that would contain the workdir
+// is left visible) and the system's secret files ([secretpaths.System]:
 // /etc/shadow, sudo's rules, TLS and SSH host private keys, /root's
 // credential locations, the registry logins of the runtime directories:
 // $XDG_RUNTIME_DIR/containers/auth.json, /run/user/<uid>/…). userHome "" means os.UserHomeDir(); without a
 // user home only the data homes and the system's files are hidden.
-// Network is off. The permission gate asks before a bash line reads any
+// HiddenEnv holds the variables of the host's environment whose names say
+// they hold a credential ([secretpaths.CredentialVar]: ANTHROPIC_API_KEY,
+// GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD, DATABASE_URL …); a host
+// adds any other variable that holds a secret (the key of an encoded data
+// home). Network is off. The permission gate asks before a bash line reads any
 // of them, from the same list.
 //
 // It reads the user's home directory, so call it when the sandbox is
@@ -165,8 +193,27 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	} else {
 		userHome = ""
 	}
+	dirs, files := gitCodePaths(opts.Workdir, filepath.Join(opts.Workdir, ".git"), userHome)
+	for _, p := range dirs {
+		if !slices.Contains(opts.ReadOnly, p) {
+			opts.ReadOnly = append(opts.ReadOnly, p)
+		}
+	}
+	opts.ReadOnlyFiles = append(files, bareGuard(opts.Workdir)...)
+	for _, kv := range os.Environ() {
+		if name, _, ok := strings.Cut(kv, "="); ok && secretpaths.CredentialVar(name) && !slices.Contains(opts.HiddenEnv, name) {
+			opts.HiddenEnv = append(opts.HiddenEnv, name)
+		}
+	}
 	secrets := secretpaths.DataHomes(userHome)
 	secrets = append(secrets, secretpaths.UserCredentials(userHome)...)
+	for _, p := range secretpaths.EnvHiddenCredentials(os.Environ()) {
+		// A location the environment moves out of the home
+		// (GNUPGHOME=/srv/gnupg), unless it would hide the workdir.
+		if !within(opts.Workdir, p) && !within(canonical(opts.Workdir), canonical(p)) {
+			secrets = append(secrets, p)
+		}
+	}
 	for _, p := range append(secrets, secretpaths.System(userHome)...) {
 		if !slices.Contains(opts.Hidden, p) {
 			opts.Hidden = append(opts.Hidden, p)

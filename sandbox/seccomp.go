@@ -27,54 +27,84 @@ const (
 
 // A syscallABI is what the filter needs to know of an architecture.
 type syscallABI struct {
-	auditArch  uint32 // AUDIT_ARCH_*
-	socket     uint32 // __NR_socket
-	ioUringSet uint32 // __NR_io_uring_setup, which could create sockets past the filter
+	auditArch  uint32    // AUDIT_ARCH_*
+	socket     uint32    // __NR_socket
+	ioUringSet uint32    // __NR_io_uring_setup, which could create sockets past the filter
+	keyring    [3]uint32 // __NR_add_key, __NR_request_key, __NR_keyctl
 }
 
 // abiOf returns the ABI of goarch, if the filter supports it.
 func abiOf(goarch string) (syscallABI, bool) {
 	switch goarch {
 	case "amd64":
-		return syscallABI{auditArch: 0xc000003e, socket: 41, ioUringSet: 425}, true
+		return syscallABI{auditArch: 0xc000003e, socket: 41, ioUringSet: 425, keyring: [3]uint32{248, 249, 250}}, true
 	case "arm64":
-		return syscallABI{auditArch: 0xc00000b7, socket: 198, ioUringSet: 425}, true
+		return syscallABI{auditArch: 0xc00000b7, socket: 198, ioUringSet: 425, keyring: [3]uint32{217, 218, 219}}, true
 	}
 	return syscallABI{}, false
 }
 
-// unixSocketFilter returns a seccomp program, as bwrap --seccomp reads
-// it, that makes socket(AF_UNIX, …) and io_uring_setup fail with EPERM,
+// seccompFilter returns a seccomp program, as bwrap --seccomp reads it,
+// that makes add_key, request_key and keyctl fail with EPERM (the kernel's
+// keyrings are not namespaced: the session keyring the agent was started
+// in, with whatever keys it holds, would be the command's too), with
+// blockUnix makes socket(AF_UNIX, …) and io_uring_setup fail with EPERM,
 // kills a process that makes system calls of another architecture (such
 // as 32-bit or x32 ones, which would slip past the numbers checked here),
 // and allows everything else. ok is false on an architecture it does not
 // know.
-func unixSocketFilter() (prog []byte, ok bool) {
+func seccompFilter(blockUnix bool) (prog []byte, ok bool) {
 	abi, ok := abiOf(runtime.GOARCH)
 	if !ok {
 		return nil, false
 	}
+	// An insn may carry a label; a jump names the label it goes to, ""
+	// meaning the next instruction.
 	type insn struct {
+		label  string
 		code   uint16
-		jt, jf uint8
+		jt, jf string
 		k      uint32
 	}
 	insns := []insn{
-		0:  {bpfLoadAbs, 0, 0, offArch},
-		1:  {bpfJumpEq, 1, 0, abi.auditArch}, // native: 3
-		2:  {bpfReturn, 0, 0, retKill},
-		3:  {bpfLoadAbs, 0, 0, offNr},
-		4:  {bpfJumpGE, 4, 0, x32Base},        // x32: 9
-		5:  {bpfJumpEq, 3, 0, abi.ioUringSet}, // 9
-		6:  {bpfJumpEq, 0, 3, abi.socket},     // not socket: 10
-		7:  {bpfLoadAbs, 0, 0, offArg0},
-		8:  {bpfJumpEq, 0, 1, afUnix}, // not AF_UNIX: 10
-		9:  {bpfReturn, 0, 0, retErrnoEPERM},
-		10: {bpfReturn, 0, 0, retAllow},
+		{"", bpfLoadAbs, "", "", offArch},
+		{"", bpfJumpEq, "native", "", abi.auditArch},
+		{"", bpfReturn, "", "", retKill},
+		{"native", bpfLoadAbs, "", "", offNr},
+		{"", bpfJumpGE, "deny", "", x32Base},
+		{"", bpfJumpEq, "deny", "", abi.keyring[0]},
+		{"", bpfJumpEq, "deny", "", abi.keyring[1]},
+		{"", bpfJumpEq, "deny", "", abi.keyring[2]},
 	}
-	for _, in := range insns {
+	if blockUnix {
+		insns = append(insns,
+			insn{"", bpfJumpEq, "deny", "", abi.ioUringSet},
+			insn{"", bpfJumpEq, "", "allow", abi.socket},
+			insn{"", bpfLoadAbs, "", "", offArg0},
+			insn{"", bpfJumpEq, "", "allow", afUnix},
+		)
+	} else {
+		insns = append(insns, insn{"", bpfReturn, "", "", retAllow})
+	}
+	insns = append(insns,
+		insn{"deny", bpfReturn, "", "", retErrnoEPERM},
+		insn{"allow", bpfReturn, "", "", retAllow},
+	)
+	at := map[string]int{}
+	for i, in := range insns {
+		if in.label != "" {
+			at[in.label] = i
+		}
+	}
+	jump := func(from int, label string) uint8 {
+		if label == "" {
+			return 0
+		}
+		return uint8(at[label] - from - 1)
+	}
+	for i, in := range insns {
 		prog = binary.NativeEndian.AppendUint16(prog, in.code)
-		prog = append(prog, in.jt, in.jf)
+		prog = append(prog, jump(i, in.jt), jump(i, in.jf))
 		prog = binary.NativeEndian.AppendUint32(prog, in.k)
 	}
 	return prog, true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/lite-agent/lite-agent-go/sandbox"
 )
@@ -29,6 +30,13 @@ func (f *agentFlags) buildSandbox(ctx context.Context, p project, errw io.Writer
 		return nil, usagef("--sandbox must be auto, bwrap or off, not %q", f.sandbox)
 	}
 	opts := sandbox.ProjectOptions(p.paths, "")
+	// The keys the flags name (--key-env, the audit log's) are secrets
+	// whatever their names.
+	for _, e := range append(slices.Clone(p.secretEnv), f.audit.KeyEnv()) {
+		if e != "" && !slices.Contains(opts.HiddenEnv, e) {
+			opts.HiddenEnv = append(opts.HiddenEnv, e)
+		}
+	}
 	opts.Network = f.sandboxNet
 	for _, dir := range f.sandboxWrite {
 		abs, err := filepath.Abs(dir)

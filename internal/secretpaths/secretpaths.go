@@ -113,9 +113,22 @@ func EnvLocations() map[string]string {
 // beneath the directory it stands for (CARGO_HOME=/c: /c/credentials,
 // /c/credentials.toml; XDG_CONFIG_HOME=/x: /x/gh, /x/gcloud …), the
 // printed settings among them ([PrintedSettings]: PIP_CONFIG_FILE=/p.conf:
-// /p.conf; XDG_CONFIG_HOME=/x: /x/pip/pip.conf). The permission gate, not
-// the sandbox, takes them.
-func EnvCredentials(env []string) []string {
+// /p.conf; XDG_CONFIG_HOME=/x: /x/pip/pip.conf). The permission gate asks
+// before a line reads them; a project's sandbox hides them but the printed
+// settings ([EnvHiddenCredentials]).
+func EnvCredentials(env []string) []string { return envCredentials(env, true) }
+
+// EnvHiddenCredentials is [EnvCredentials] less the printed settings
+// ([PrintedSettings]), which hold settings programs need: what a
+// project's sandbox hides, as it hides [UserCredentials] but not the
+// printed settings of the home.
+func EnvHiddenCredentials(env []string) []string { return envCredentials(env, false) }
+
+func envCredentials(env []string, printed bool) []string {
+	entries := homeEntries()
+	if printed {
+		entries = append(entries, printedEntries()...)
+	}
 	locs := EnvLocations()
 	var out []string
 	add := func(p string) {
@@ -138,7 +151,7 @@ func EnvCredentials(env []string) []string {
 				continue
 			}
 			v = filepath.Clean(v)
-			for _, e := range append(homeEntries(), printedEntries()...) {
+			for _, e := range entries {
 				switch {
 				case e == rel || strings.HasPrefix(rel, e+"/"):
 					add(v)
@@ -333,6 +346,33 @@ func IsProcSecret(p string, ancestors bool) bool {
 		return rest[1] == "environ" || rest[1] == "mem"
 	case ancestors:
 		return true // /proc/<pid>, /proc/<pid>/task/<tid>
+	}
+	return false
+}
+
+// CredentialVar reports whether the environment variable name, by the
+// words of its name, holds a credential: a token, a secret, a password,
+// a key (ANTHROPIC_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
+// PGPASSWORD, NPM_TOKEN, GH_PAT) or a connection URL that carries one
+// (DATABASE_URL, LITE_AGENT_STORE). An agent's environment holds its own
+// provider key: printing it puts the key in the transcript, as cat of
+// ~/.aws/credentials would. The permission gate asks before a line prints
+// one, and a project's sandbox does not pass them to its commands.
+func CredentialVar(name string) bool {
+	u := strings.ToUpper(name)
+	switch u {
+	case "DATABASE_URL", "LITE_AGENT_STORE", "PGPASSWORD", "MYSQL_PWD", "REDIS_URL", "MONGODB_URI":
+		return true
+	}
+	if strings.HasSuffix(u, "_DATABASE_URL") {
+		return true
+	}
+	for _, part := range strings.Split(u, "_") {
+		switch part {
+		case "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE",
+			"KEY", "APIKEY", "PAT", "CREDENTIAL", "CREDENTIALS", "AUTHTOKEN", "PRIVATEKEY":
+			return true
+		}
 	}
 	return false
 }

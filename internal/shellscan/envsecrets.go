@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 )
 
 // procEnviron is where a process's environment is read: the gate's
@@ -15,31 +17,9 @@ import (
 // environment holds is recorded as a read of it.
 const procEnviron = "/proc/self/environ"
 
-// credentialVar reports whether the environment variable name, by the
-// words of its name, holds a credential: a token, a secret, a password,
-// a key (ANTHROPIC_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
-// PGPASSWORD, NPM_TOKEN, GH_PAT) or a connection URL that carries one
-// (DATABASE_URL, LITE_AGENT_STORE). An agent's environment holds its own
-// provider key: printing it puts the key in the transcript, as cat of
-// ~/.aws/credentials would.
-func credentialVar(name string) bool {
-	u := strings.ToUpper(name)
-	switch u {
-	case "DATABASE_URL", "LITE_AGENT_STORE", "PGPASSWORD", "MYSQL_PWD", "REDIS_URL", "MONGODB_URI":
-		return true
-	}
-	if strings.HasSuffix(u, "_DATABASE_URL") {
-		return true
-	}
-	for _, part := range strings.Split(u, "_") {
-		switch part {
-		case "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE",
-			"KEY", "APIKEY", "PAT", "CREDENTIAL", "CREDENTIALS", "AUTHTOKEN", "PRIVATEKEY":
-			return true
-		}
-	}
-	return false
-}
+// credentialVar reports whether the environment variable name holds a
+// credential by the words of its name ([secretpaths.CredentialVar]).
+func credentialVar(name string) bool { return secretpaths.CredentialVar(name) }
 
 // secretVar reports whether the environment variable name holds a
 // secret: by its name (see credentialVar), or because the caller named it

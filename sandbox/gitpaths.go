@@ -1,0 +1,244 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// gitConfigTimeout bounds each "git config" that gitCodePaths runs.
+const gitConfigTimeout = 5 * time.Second
+
+// maxGitConfigFiles bounds the configuration files gitCodePaths reads.
+const maxGitConfigFiles = 64
+
+// gitCodePaths returns what, beside storage.ProjectPaths.ProtectedPaths,
+// makes git outside the sandbox run code when a sandboxed command changes
+// it, in the repository whose git directory is gitDir (wd/.git) and whose
+// worktree is wd:
+//
+//   - the directory core.hooksPath names (husky's .husky/_; a relative
+//     one in the user's or the system's configuration too), and every
+//     file include.path and includeIf.*.path name, followed from file to
+//     file, whatever their conditions; files go to files, directories to
+//     dirs;
+//   - the existing .git/worktrees, whose NAME/commondir and
+//     NAME/config.worktree choose the configuration of the linked
+//     worktrees;
+//   - in each git directory below .git/modules (submodules, nested ones
+//     too), its config, hooks, worktrees, and its commondir and
+//     config.worktree where they exist, and what its configuration names as
+//     above;
+//   - in .git and each of those, a missing commondir, and a missing
+//     config.worktree where extensions.worktreeConfig is set, as files
+//     (created before the command: see [Options.ReadOnlyFiles]).
+//
+// It reads the configuration with the git program found in PATH; without
+// one there is nothing of git's to run.
+func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
+	fi, err := os.Stat(gitDir)
+	if err != nil || !fi.IsDir() {
+		return nil, nil
+	}
+	git, _ := exec.LookPath("git")
+	seen := map[string]bool{}
+	var readConfig func(file, worktree string)
+	readConfig = func(file, worktree string) {
+		if git == "" || seen[file] || len(seen) >= maxGitConfigFiles {
+			return
+		}
+		seen[file] = true
+		for _, kv := range gitConfigPaths(git, file) {
+			key, value := kv[0], kv[1]
+			p, ok := gitPath(value, userHome)
+			if !ok {
+				continue
+			}
+			if key == "core.hookspath" {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(worktree, p)
+				}
+				dirs = append(dirs, filepath.Clean(p))
+				continue
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(filepath.Dir(file), p)
+			}
+			p = filepath.Clean(p)
+			files = append(files, p)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				readConfig(p, worktree)
+			}
+		}
+	}
+	var gitDirConfig func(dir, worktree string, top bool)
+	gitDirConfig = func(dir, worktree string, top bool) {
+		for _, name := range []string{"config", "config.worktree"} {
+			if p := filepath.Join(dir, name); exists(p) {
+				readConfig(p, worktree)
+			}
+		}
+		if p := filepath.Join(dir, "worktrees"); exists(p) {
+			dirs = append(dirs, p)
+		}
+		if !top {
+			dirs = append(dirs, filepath.Join(dir, "config"), filepath.Join(dir, "hooks"))
+			for _, name := range []string{"commondir", "config.worktree"} {
+				if p := filepath.Join(dir, name); exists(p) {
+					dirs = append(dirs, p)
+				}
+			}
+		}
+		// A missing commondir, created, would make git read the
+		// configuration of the directory it names; a missing
+		// config.worktree is read once extensions.worktreeConfig is set.
+		if exists(filepath.Join(dir, "HEAD")) {
+			if p := filepath.Join(dir, "commondir"); !exists(p) {
+				files = append(files, p)
+			}
+			if p := filepath.Join(dir, "config.worktree"); !exists(p) && git != "" &&
+				gitConfigValue(git, filepath.Join(dir, "config"), "extensions.worktreeconfig", "--type=bool") == "true" {
+				files = append(files, p)
+			}
+		}
+		modules := filepath.Join(dir, "modules")
+		for _, sub := range gitDirsBelow(modules) {
+			wt := worktree
+			if git != "" {
+				if v := gitConfigValue(git, filepath.Join(sub, "config"), "core.worktree"); v != "" {
+					if !filepath.IsAbs(v) {
+						v = filepath.Join(sub, v)
+					}
+					wt = filepath.Clean(v)
+				}
+			}
+			gitDirConfig(sub, wt, false)
+		}
+	}
+	gitDirConfig(gitDir, wd, true)
+	// A relative core.hooksPath in the user's or the system's
+	// configuration names a directory of every worktree.
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && userHome != "" {
+		xdg = filepath.Join(userHome, ".config")
+	}
+	for _, f := range []string{filepath.Join(userHome, ".gitconfig"), filepath.Join(xdg, "git", "config"), "/etc/gitconfig"} {
+		if filepath.IsAbs(f) && exists(f) {
+			readConfig(f, wd)
+		}
+	}
+	return dirs, files
+}
+
+// gitDirsBelow returns the git directories (those holding a HEAD) below
+// dir, not looking inside one it found: a submodule's name may hold slashes.
+func gitDirsBelow(dir string) []string {
+	var out []string
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if exists(filepath.Join(p, "HEAD")) {
+			out = append(out, p)
+		} else if len(out) < maxGitConfigFiles {
+			out = append(out, gitDirsBelow(p)...)
+		}
+	}
+	return out
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// gitPath expands a path-valued git setting as git does: ~/ is the user's
+// home; %(prefix)/ (git's installation) is outside any project.
+func gitPath(v, userHome string) (string, bool) {
+	switch {
+	case v == "" || strings.HasPrefix(v, "%(prefix)/"):
+		return "", false
+	case v == "~" || strings.HasPrefix(v, "~/"):
+		if userHome == "" {
+			return "", false
+		}
+		return filepath.Join(userHome, v[1:]), true
+	case strings.HasPrefix(v, "~"):
+		return "", false // another user's home
+	}
+	return v, true
+}
+
+// gitConfigPaths returns the (lowercase key, value) pairs of file's
+// core.hooksPath, include.path and includeIf.*.path settings, as git
+// parses them.
+func gitConfigPaths(git, file string) [][2]string {
+	out, err := gitConfig(git, file, "--get-regexp", `^(core\.hookspath|include\.path|includeif\..*\.path)$`)
+	if err != nil {
+		return nil
+	}
+	var kvs [][2]string
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		k, v, ok := bytes.Cut(rec, []byte{'\n'})
+		if !ok {
+			continue
+		}
+		key := strings.ToLower(string(k))
+		if strings.HasPrefix(key, "includeif.") {
+			key = "include.path"
+		}
+		kvs = append(kvs, [2]string{key, string(v)})
+	}
+	return kvs
+}
+
+// gitConfigValue returns the last value of key in file, or "".
+func gitConfigValue(git, file, key string, opts ...string) string {
+	out, err := gitConfig(git, file, append(opts, "--get", key)...)
+	if err != nil {
+		return ""
+	}
+	return string(bytes.TrimSuffix(out, []byte{0}))
+}
+
+// gitConfig runs git config on file alone: no includes, no system or
+// global files, from / so that no repository around is read.
+func gitConfig(git, file string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitConfigTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, git, append([]string{"config", "--null", "--no-includes", "--file", file}, args...)...)
+	cmd.Dir = "/"
+	var env []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "GIT_") {
+			env = append(env, e)
+		}
+	}
+	cmd.Env = append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CEILING_DIRECTORIES=/")
+	return cmd.Output()
+}
+
+// bareGuard returns wd/HEAD when wd/.git is not a git directory (the
+// project has no repository, or the empty .git the sandbox leaves as a
+// mount point): git, finding no repository in .git, takes a directory
+// holding HEAD, objects/ and refs/ for one itself, and runs what its
+// config names. Without HEAD it is none. A missing HEAD is covered by an
+// empty read-only file, which the first command leaves behind.
+func bareGuard(wd string) []string {
+	if exists(filepath.Join(wd, ".git", "HEAD")) {
+		return nil
+	}
+	if fi, err := os.Lstat(filepath.Join(wd, ".git")); err == nil && !fi.IsDir() {
+		return nil // a gitdir: file, or a link: the plan keeps the workdir read-only
+	}
+	return []string{filepath.Join(wd, "HEAD")}
+}
