@@ -145,6 +145,10 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 	// value; for the others, any option without '=' may.
 	operands := 0
 	valueNext := false
+	// pythonValue: the word is the value of python's -W, -X or -Q,
+	// which python takes whatever it looks like: in python3 -W -m x.py,
+	// -m is a warning filter and x.py the script.
+	pythonValue := false
 scan:
 	for i, a := range args {
 		t := a.text
@@ -168,10 +172,15 @@ scan:
 				an.usesCode(name, v) // node --require=./x.js
 			}
 			valueNext = t != "--" && !strings.Contains(t, "=")
+			pythonValue = false
 			continue
 		}
 		if strings.HasPrefix(t, "-") && len(t) > 1 {
 			if isPython(name) {
+				if pythonValue {
+					pythonValue, valueNext = false, false
+					continue
+				}
 				kind, rest := pythonCluster(t[1:])
 				switch kind {
 				case 'c':
@@ -288,7 +297,7 @@ scan:
 					}
 					break scan
 				case 'v':
-					valueNext = true
+					valueNext, pythonValue = true, true
 				default:
 					valueNext = false
 				}
@@ -308,7 +317,7 @@ scan:
 		if !valueNext {
 			break
 		}
-		valueNext = false
+		valueNext, pythonValue = false, false
 	}
 	if operands == 0 {
 		an.stdinOpaque(name + " reads code from its standard input")
