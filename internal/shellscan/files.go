@@ -506,7 +506,13 @@ func jsonTool(module string, ops []word) (in, out *word, ok bool) {
 				return nil, nil, false
 			}
 			if match[0] == "--indent" && !valued {
-				i++ // its value, even one such as -1
+				// Its value, even one such as -1; one bash may make
+				// several words of ({2,kit/package.json}) may hand
+				// the parser more operands.
+				if i+1 < len(ops) && (ops[i+1].dynamic || ops[i+1].special || ops[i+1].pattern) {
+					return nil, nil, false
+				}
+				i++
 			}
 			continue
 		case options && strings.HasPrefix(t, "-") && t != "-":
