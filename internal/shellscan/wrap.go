@@ -1776,6 +1776,11 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 	ws := make([]word, len(cmd))
 	for j, w := range cmd {
 		switch {
+		case w.dynamic || w.pattern || w.special:
+			// bash may make of it a word holding R that its text
+			// does not show: ..{/\{,x}} is ../{} and ..x}, and
+			// xargs then makes ../INPUT.
+			return false
 		case !strings.Contains(w.text, repl):
 			ws[j] = w
 		case j == 0 || w.text != repl:
