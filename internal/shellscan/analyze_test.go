@@ -221,6 +221,8 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"UnknownCommand", "frob -l 1 --out=~/x -o/etc/y z", []string{"reads 1 +unknown", "reads /home/u/x +unknown", "reads /etc/y +unknown", "reads z +unknown"}},
 		{"InterpreterOperands", "python3 -m mymod - out", []string{"reads mymod +unknown", "reads out +unknown"}},
 		{"JSONToolOperands", "python3 -m json.tool --indent 2 in.json out.json", []string{"reads in.json", "writes out.json"}},
+		{"JSONToolCluster", "python3 -Im json.tool .git/config", []string{"reads .git/config"}},
+		{"JSONToolClusterOutput", "python3 -bIm json.tool a.json b.json", []string{"reads a.json", "writes b.json"}},
 		{"JSONToolUnknownOption", "python3 -m json.tool --x in.json", []string{"reads json.tool +unknown", "reads in.json +unknown"}},
 		{"PerlScriptOperands", "perl -p x.pl f", []string{"reads x.pl +unknown", "reads f +unknown"}},
 		{"UnknownAttachedValue", "frob -qfpre-c --long", []string{"reads fpre-c +unknown", "reads pre-c +unknown", "reads re-c +unknown", "reads e-c +unknown", "reads -c +unknown"}},

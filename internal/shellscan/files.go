@@ -191,6 +191,9 @@ scan:
 					return true
 				case 'm':
 					operands++ // python -m runs an installed module
+					// The module's name is the next word (-m x, -Im
+					// x) unless the cluster holds it (-mx).
+					nameNext := rest == ""
 					if rest == "" && i+1 < len(args) {
 						rest = args[i+1].text
 					}
@@ -264,7 +267,7 @@ scan:
 					// The settings files of the Python tools of
 					// settingsCode, run as modules (see settingsCodeUses).
 					ops := args[i+1:]
-					if len(t) == 2 && len(ops) > 0 {
+					if nameNext && len(ops) > 0 {
 						ops = ops[1:]
 					}
 					if in, out, ok := jsonTool(rest, ops); ok {
