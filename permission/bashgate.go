@@ -176,6 +176,13 @@ func (g *Gate) screenBash(call Call) bashScreen {
 						s.opaque = why
 						break
 					}
+					if acc.Mode != shellscan.Write {
+						continue
+					}
+					if why := g.writesThroughLink(m, acc.Path); why != "" {
+						s.opaque = why
+						break
+					}
 				}
 				continue
 			}

@@ -27,6 +27,8 @@ var canaryWrittenLink = []struct {
 	{"npm", `python3 -m json.tool kit/package.json pj && npm test`, "pj", "package.json", writtenNameJSON},
 	{"npm", `printf '#!/bin/sh\ntouch ../home/pwned\n' > b/tsc && npx tsc`, "b", "node_modules/.bin",
 		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n"}},
+	{"npm", `sed -i 's,echo ok,touch ../home/pwned,' b/t?c && npx tsc`, "b", "node_modules/.bin",
+		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n"}},
 }
 
 // canaryWrittenLinkOrdinary are writes in a project that holds links,
