@@ -51,6 +51,14 @@ var canaryWrittenName = []settingsCanary{
 	{tool: "npm", line: `python3 -m json.tool kit/package.json package.json && npm test`, files: writtenNameJSON, wrote: "pwned"},
 	{tool: "npm", line: `python3 -m json.tool --ind=2 -- kit/package.json ./package.json && npm test`, files: writtenNameJSON, wrote: "pwned"},
 	{tool: "npm", line: `python3 -m json.tool --sort kit/package.json package.json --compact && npm test`, files: writtenNameJSON, wrote: "pwned"},
+	// A brace as --indent's value is more words: --indent 2
+	// kit/package.json package.json (allowed until stop 62).
+	{tool: "npm", line: `python3 -m json.tool --indent {2,kit/package.json} package.json && npm test`, files: writtenNameJSON, wrote: "pwned"},
+	// python takes the word after -W, -X or -Q as its value whatever it
+	// looks like: -m is a warning filter, and the file the line wrote
+	// under the module's name is the script (allowed until stop 62).
+	{tool: "python3", line: `printf 'open("../home/pwned", "w")' > json.tool; python3 -W -m json.tool package.json`, wrote: "pwned"},
+	{tool: "python3", line: `printf 'open("../home/pwned", "w")' > m; python3 -bX -m m`, wrote: "pwned"},
 }
 
 // writtenNameJSON is a node project beside a kit whose package.json's
@@ -111,6 +119,9 @@ var ordinaryWrittenName = []settingsOrdinary{
 	{tool: "npm", line: `python3 -m json.tool package.json && npm test`, files: writtenNameJSON},
 	{tool: "npm", line: `python3 -m json.tool --indent 2 --sort-keys package.json && npm test`, files: writtenNameJSON},
 	{tool: "npm", line: `python3 -m json.tool package.json /dev/null && npm test`, files: writtenNameJSON},
+	{tool: "python3", line: `python3 -W ignore -m json.tool package.json`, files: writtenNameJSON},
+	{tool: "npm", line: `python3 -m json.tool --indent 2 package.json && npm test`, files: writtenNameJSON},
+	{tool: "python3", line: `echo x > m; python3 -W -W -m json.tool package.json`, files: writtenNameJSON},
 }
 
 // TestCanaryWrittenName checks that each line of canaryWrittenName asks

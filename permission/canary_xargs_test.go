@@ -68,3 +68,26 @@ func TestCanaryXargs(t *testing.T) {
 	template := checkCanaryRound(t, canaryXargs)
 	checkOrdinary(t, template, canaryXargsOrdinary, nil)
 }
+
+// canaryXargsMadeName are lines where xargs -I makes a name out of its
+// input through a word bash expands into one holding the replacement
+// string, ..{/\{,x}} into ../{} and ..x}: cat then printed the key from
+// ../home/.ssh/id_ed25519 while allowed (stop 62).
+var canaryXargsMadeName = []settingsCanary{
+	{tool: "xargs", line: `echo home/.ssh/id_ed25519 | xargs -I{} cat ..{/\{,x}}`, printed: true},
+	{tool: "xargs", line: `mkdir m && touch 'm/{}' && echo ../../home/.ssh/id_ed25519 | xargs -I{} cat m/*`, printed: true},
+}
+
+// canaryXargsMadeNameOrdinary are lines with xargs -I that stay allowed.
+var canaryXargsMadeNameOrdinary = []settingsOrdinary{
+	{tool: "xargs", line: `echo README | xargs -I{} cat {}`},
+	{tool: "xargs", line: `echo doc/a | xargs -I % grep -c a % README`},
+}
+
+// TestCanaryXargsMadeName checks that each line of canaryXargsMadeName
+// asks and prints the key when run, and that the ordinary ones stay
+// allowed.
+func TestCanaryXargsMadeName(t *testing.T) {
+	t.Parallel()
+	checkSettingsCanaries(t, canaryXargsMadeName, canaryXargsMadeNameOrdinary)
+}

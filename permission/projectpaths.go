@@ -962,7 +962,8 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 // firstUnsound returns the first reason judge gives against the settings
 // word v taken from each of dirs, or "": a tool may take a relative path
 // from the settings file's directory or from its working directory
-// (round redteam126), so a word must be sound from both.
+// (round redteam126), so a word must be sound from each of them that the
+// tool uses (only the file's directory for a file it follows).
 func firstUnsound(judge func(dir, v string) string, v string, dirs ...string) string {
 	for _, d := range dirs {
 		if why := judge(d, v); why != "" {
@@ -982,15 +983,15 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 	// The tool takes a relative path from its working directory, or
 	// from the settings file's; a file it follows is found from the
 	// file's directory.
-	from, pathFrom := []string{dir}, []string{dir}
+	tokenDirs, pathDirs := []string{dir}, []string{dir}
 	if ps.fromCwd {
-		from = append(from, cwd)
+		tokenDirs = append(tokenDirs, cwd)
 		if !slices.Contains(ps.follow, key) {
-			pathFrom = from
+			pathDirs = tokenDirs
 		}
 	}
 	for _, v := range values {
-		if why := firstUnsound(g.settingsPathUnsound, v, pathFrom...); why != "" {
+		if why := firstUnsound(g.settingsPathUnsound, v, pathDirs...); why != "" {
 			return "sets " + clip(name) + " to " + clip(v) + ": " + why, nil
 		}
 		if slices.Contains(ps.args, key) && !compilerArgHarmless(v) {
@@ -1004,7 +1005,7 @@ func (g *Gate) settingsKeyUnsound(ps pathSettings, cwd, dir, key, name string, v
 				why = "pytest reads more options from the file an @ word names"
 			}
 			if why == "" {
-				why = firstUnsound(g.tokenUnsound, v, from...)
+				why = firstUnsound(g.tokenUnsound, v, tokenDirs...)
 			}
 			if why != "" {
 				return "sets addopts to " + clip(v) + ": " + why, nil

@@ -145,6 +145,10 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 	// value; for the others, any option without '=' may.
 	operands := 0
 	valueNext := false
+	// pythonValue: the word is the value of python's -W, -X or -Q,
+	// which python takes whatever it looks like: in python3 -W -m x.py,
+	// -m is a warning filter and x.py the script.
+	pythonValue := false
 scan:
 	for i, a := range args {
 		t := a.text
@@ -168,10 +172,15 @@ scan:
 				an.usesCode(name, v) // node --require=./x.js
 			}
 			valueNext = t != "--" && !strings.Contains(t, "=")
+			pythonValue = false
 			continue
 		}
 		if strings.HasPrefix(t, "-") && len(t) > 1 {
 			if isPython(name) {
+				if pythonValue {
+					pythonValue, valueNext = false, false
+					continue
+				}
 				kind, rest := pythonCluster(t[1:])
 				switch kind {
 				case 'c':
@@ -182,6 +191,9 @@ scan:
 					return true
 				case 'm':
 					operands++ // python -m runs an installed module
+					// The module's name is the next word (-m x, -Im
+					// x) unless the cluster holds it (-mx).
+					nameNext := rest == ""
 					if rest == "" && i+1 < len(args) {
 						rest = args[i+1].text
 					}
@@ -255,7 +267,7 @@ scan:
 					// The settings files of the Python tools of
 					// settingsCode, run as modules (see settingsCodeUses).
 					ops := args[i+1:]
-					if len(t) == 2 && len(ops) > 0 {
+					if nameNext && len(ops) > 0 {
 						ops = ops[1:]
 					}
 					if in, out, ok := jsonTool(rest, ops); ok {
@@ -288,7 +300,7 @@ scan:
 					}
 					break scan
 				case 'v':
-					valueNext = true
+					valueNext, pythonValue = true, true
 				default:
 					valueNext = false
 				}
@@ -308,7 +320,7 @@ scan:
 		if !valueNext {
 			break
 		}
-		valueNext = false
+		valueNext, pythonValue = false, false
 	}
 	if operands == 0 {
 		an.stdinOpaque(name + " reads code from its standard input")
@@ -497,7 +509,13 @@ func jsonTool(module string, ops []word) (in, out *word, ok bool) {
 				return nil, nil, false
 			}
 			if match[0] == "--indent" && !valued {
-				i++ // its value, even one such as -1
+				// Its value, even one such as -1; one bash may make
+				// several words of ({2,kit/package.json}) may hand
+				// the parser more operands.
+				if i+1 < len(ops) && (ops[i+1].dynamic || ops[i+1].special || ops[i+1].pattern) {
+					return nil, nil, false
+				}
+				i++
 			}
 			continue
 		case options && strings.HasPrefix(t, "-") && t != "-":

@@ -54,4 +54,11 @@ func TestJSONTool(t *testing.T) {
 	if _, _, ok := jsonTool("json.tool", []word{{text: "$F", dynamic: true}}); ok {
 		t.Error("jsonTool took a dynamic word as one operand")
 	}
+	// --indent {2,kit/package.json} package.json is --indent 2
+	// kit/package.json package.json: its value may be more words.
+	for _, v := range []word{{text: "{2,kit/package.json}", pattern: true}, {text: "$N", dynamic: true}, {text: "<(x)", special: true}} {
+		if _, _, ok := jsonTool("json.tool", []word{{text: "--indent"}, v, {text: "package.json"}}); ok {
+			t.Errorf("jsonTool took %q as the one value of --indent", v.text)
+		}
+	}
 }

@@ -274,6 +274,15 @@ func TestAnalyzeXargsRunsAReader(t *testing.T) {
 		{"ls | xargs --replace= cat", ""},
 		{"ls | xargs -I{} rm {}", ""},
 		{"ls | xargs -I{} sh -c 'cat {}'", ""},
+		// A word bash makes more of may hold R: ..{/\{,x}} is ../{}
+		// and ..x}, a/* may be a/{}.
+		{`ls | xargs -I{} cat ..{/\{,x}}`, ""},
+		{`ls | xargs -I{} cat ..{/"{",x}}`, ""},
+		{"ls | xargs -I{} cat a/*", ""},
+		// -L after -I cancels it: cat gets {} and then the input.
+		{"ls | xargs -I{} -L1 cat {}", ""},
+		{"ls | xargs -i --max-lines=1 wc -l {}", ""},
+		{"ls | xargs -L 1 -I % wc -l %", ""},
 		{"ls | xargs -a list cat", ""},
 		{"ls | xargs -E x cat", ""},
 		{"ls | xargs -e cat", ""},

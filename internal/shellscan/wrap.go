@@ -1633,13 +1633,14 @@ var xargsLong = []string{"--null", "--arg-file", "--delimiter", "--eof", "--repl
 // options that say how input is split and how many commands run: -0, -d,
 // -n, -L, -P, -s, -r, -x, -t and their long forms, and -I (-i,
 // --replace) when its replacement string stands only as a whole word of
-// the command's arguments. Any other (-a, -E, -p, -o,
+// the command's arguments and no -L comes with it. Any other (-a, -E, -p, -o,
 // --process-slot-var, which sets a variable in the command's
 // environment), any other command, and a word only known when it runs
 // leave xargs to the opaque commands.
 func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 	i := 0
-	repl := "" // the replacement string of -I, -i or --replace
+	repl := ""     // the replacement string of -I, -i or --replace
+	lines := false // -L or --max-lines, which GNU xargs lets cancel -I
 	for ; i < len(args); i++ {
 		a := args[i]
 		if a.dynamic || a.pattern || a.special {
@@ -1684,6 +1685,7 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 				if !isDigits(val) {
 					return false
 				}
+				lines = true
 			case "--delimiter":
 				if !hasVal {
 					if i+1 == len(args) || args[i+1].dynamic || args[i+1].pattern {
@@ -1712,6 +1714,7 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 				if c != 'd' && !isDigits(val) {
 					return false
 				}
+				lines = lines || c == 'L'
 			case 'I':
 				repl = t[k+1:]
 				if repl == "" {
@@ -1756,6 +1759,13 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 	if repl == "" {
 		return an.inner(append(cmd[:len(cmd):len(cmd)], input), depth, chain)
 	}
+	if lines {
+		// GNU xargs lets -L (--max-lines) given after -I cancel it,
+		// with a warning: R is then passed as it is and the input
+		// goes at the end; given before, -I cancels -L. Either order
+		// leaves xargs opaque rather than follow which came last.
+		return false
+	}
 	// -I R puts each input line, as one word, wherever R stands in the
 	// command's words, and runs it once per line. A word that is R is
 	// the input's word, as xargs without -I adds it; R within a word
@@ -1766,6 +1776,11 @@ func (an *analyzer) xargsReader(args []word, depth, chain int) bool {
 	ws := make([]word, len(cmd))
 	for j, w := range cmd {
 		switch {
+		case w.dynamic || w.pattern || w.special:
+			// bash may make of it a word holding R that its text
+			// does not show: ..{/\{,x}} is ../{} and ..x}, and
+			// xargs then makes ../INPUT.
+			return false
 		case !strings.Contains(w.text, repl):
 			ws[j] = w
 		case j == 0 || w.text != repl:

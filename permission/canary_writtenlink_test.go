@@ -1,0 +1,81 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// canaryWrittenLink are lines that write, through a symbolic link the
+// project holds (the file itself or a directory on its way), the file a
+// later command of the line runs as code under another name. The
+// analysis judges a write by the name the line shows (mk, pj, b/tsc), so
+// each was allowed and wrote ../home when run (stop 62).
+var canaryWrittenLink = []struct {
+	tool, line, link, to string
+	files                map[string]string
+}{
+	{"make", `echo 'all: ; touch ../home/pwned' > e/mk && make`, "e/mk", "../GNUmakefile", map[string]string{"e/.keep": ""}},
+	{"npm", `cat kit/package.json > pj && npm test`, "pj", "package.json", writtenNameJSON},
+	{"npm", `python3 -m json.tool kit/package.json pj && npm test`, "pj", "package.json", writtenNameJSON},
+	{"npm", `printf '#!/bin/sh\ntouch ../home/pwned\n' > b/tsc && npx tsc`, "b", "node_modules/.bin",
+		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n"}},
+	{"npm", `sed -i 's,echo ok,touch ../home/pwned,' b/t?c && npx tsc`, "b", "node_modules/.bin",
+		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n"}},
+}
+
+// canaryWrittenLinkOrdinary are writes in a project that holds links,
+// not through them, which stay allowed.
+var canaryWrittenLinkOrdinary = []struct {
+	line, link, to string
+}{
+	{`echo 'all: ; @echo ok' > GNUmakefile.txt && make -v`, "d", "."},
+	{`echo x > doc/README.md && cat README.md`, "README.md", "doc/README.md"},
+}
+
+// TestCanaryWrittenLink checks that each line of canaryWrittenLink asks
+// and writes the home when run, and that the ordinary ones stay allowed.
+func TestCanaryWrittenLink(t *testing.T) {
+	t.Parallel()
+	for i, c := range canaryWrittenLink {
+		t.Run(fmt.Sprintf("%s/%d", c.tool, i), func(t *testing.T) {
+			t.Parallel()
+			home, wd := unlinkedFixture(t)
+			writeTreeMode(t, wd, c.files, 0o755)
+			if err := os.Symlink(c.to, filepath.Join(wd, c.link)); err != nil {
+				t.Fatal(err)
+			}
+			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Ask {
+				t.Errorf("%q with %s -> %s: %v (%s), want an ask", c.line, c.link, c.to, v.Decision, v.Reason)
+			}
+			if _, err := exec.LookPath(c.tool); err != nil {
+				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
+				return
+			}
+			out := runIn(t, home, wd, c.line)
+			if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
+				t.Errorf("%q with %s -> %s did not write ../home/pwned when run (%v):\n%s", c.line, c.link, c.to, err, out)
+			}
+		})
+	}
+	for i, c := range canaryWrittenLinkOrdinary {
+		t.Run(fmt.Sprintf("ordinary/%d", i), func(t *testing.T) {
+			t.Parallel()
+			home, wd := unlinkedFixture(t)
+			writeTreeMode(t, wd, map[string]string{"doc/README.md": "# x\n"}, 0o644)
+			if err := os.Symlink(c.to, filepath.Join(wd, c.link)); err != nil {
+				t.Fatal(err)
+			}
+			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Allow {
+				t.Errorf("%q with %s -> %s: %v (%s), want it allowed", c.line, c.link, c.to, v.Decision, v.Reason)
+			}
+		})
+	}
+}
