@@ -176,7 +176,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 						s.opaque = why
 						break
 					}
-					if acc.Mode != shellscan.Write {
+					if acc.Mode != shellscan.Write || len(a.Commands) < 2 {
 						continue
 					}
 					if why := g.writesThroughLink(m, acc.Path); why != "" {
@@ -197,7 +197,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 					s.opaque = why
 				}
 			}
-			if s.opaque == "" && acc.Mode == shellscan.Write {
+			if s.opaque == "" && acc.Mode == shellscan.Write && len(a.Commands) > 1 {
 				s.opaque = g.writesThroughLink(target, acc.Path)
 			}
 		}
@@ -732,7 +732,11 @@ func (g *Gate) outsideOrdinary(target string, mode shellscan.Mode) string {
 // shows, so echo … > mk && make, with a project's mk -> GNUmakefile, and
 // printf … > b/tsc && npx tsc, with b -> node_modules/.bin, ran what the
 // line wrote (stop 62). A link that leads out of the workdir is
-// outsideOrdinary's. It returns "" otherwise.
+// outsideOrdinary's. It returns "" otherwise. The caller asks it only
+// for a line of more than one command: a later command of the same line
+// is what runs the file under its other name (the gate keeps no memory
+// between lines), so echo x > CLAUDE.md, with CLAUDE.md -> AGENTS.md,
+// stays allowed.
 func (g *Gate) writesThroughLink(target, name string) string {
 	if g.workdir == "" {
 		return ""

@@ -77,12 +77,9 @@ func TestGateLooksUpProtectedAndLinkedAfresh(t *testing.T) {
 	home, wd := unkeyedSecretHome(t)
 	writeSecretFiles(t, "x\n", filepath.Join(wd, "doc", "notes"), filepath.Join(wd, "tree", "f"))
 	checkRepointed(t, wd, secretDecider(t, home, wd) /* protects ~/.lite-agent */, []repointStep{
-		// A write through a link in the workdir asks (it may write,
-		// under another name, code a later command runs), one to a
-		// protected path is denied.
-		{"d", "doc", "echo x > d/f", permission.Ask},
+		{"d", "doc", "echo x > d/f", permission.Allow},
 		{"d", "../.lite-agent", "echo x > d/f", permission.Deny},
-		{"d", "doc", "echo x > d/f", permission.Ask},
+		{"d", "doc", "echo x > d/f", permission.Allow},
 		{"d", "../.lite-agent/projects", "rm -r d/0123456789abcdef", permission.Deny},
 		{"d", "doc", "rm -r d/0123456789abcdef", permission.Allow},
 		{"tree/l", "../doc", "grep -R x tree", permission.Allow},
