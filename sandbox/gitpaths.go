@@ -22,7 +22,9 @@ const maxGitConfigFiles = 64
 // worktree is wd:
 //
 //   - the directory core.hooksPath names (husky's .husky/_; a relative
-//     one in the user's or the system's configuration too), and every
+//     one in the user's or the system's configuration, wherever
+//     GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM put it, or in the settings
+//     GIT_CONFIG_COUNT and GIT_CONFIG_PARAMETERS give, too), and every
 //     file include.path and includeIf.*.path name, followed from file to
 //     file, whatever their conditions; files go to files, directories to
 //     dirs;
@@ -66,6 +68,9 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 				continue
 			}
 			if !filepath.IsAbs(p) {
+				if file == "" {
+					continue // git refuses a relative include the environment gives
+				}
 				p = filepath.Join(filepath.Dir(file), p)
 			}
 			p = filepath.Clean(p)
@@ -119,18 +124,25 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 			gitDirConfig(sub, wt, false)
 		}
 	}
-	gitDirConfig(gitDir, wd, true)
 	// A relative core.hooksPath in the user's or the system's
-	// configuration names a directory of every worktree.
+	// configuration, or in the settings the environment gives
+	// (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS), names a directory of
+	// every worktree. They are read first, so that git directories a
+	// command made in .git/modules cannot use up the budget before them.
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && userHome != "" {
 		xdg = filepath.Join(userHome, ".config")
 	}
-	for _, f := range []string{filepath.Join(userHome, ".gitconfig"), filepath.Join(xdg, "git", "config"), "/etc/gitconfig"} {
+	for _, f := range []string{filepath.Join(userHome, ".gitconfig"), filepath.Join(xdg, "git", "config"), "/etc/gitconfig",
+		os.Getenv("GIT_CONFIG_GLOBAL"), os.Getenv("GIT_CONFIG_SYSTEM")} {
 		if filepath.IsAbs(f) && exists(f) {
 			readConfig(f, wd)
 		}
 	}
+	if git != "" {
+		readConfig("", wd)
+	}
+	gitDirConfig(gitDir, wd, true)
 	return dirs, files
 }
 
@@ -180,7 +192,7 @@ func gitPath(v, userHome string) (string, bool) {
 
 // gitConfigPaths returns the (lowercase key, value) pairs of file's
 // core.hooksPath, include.path and includeIf.*.path settings, as git
-// parses them.
+// parses them; file "" means the settings the environment gives.
 func gitConfigPaths(git, file string) [][2]string {
 	out, err := gitConfig(git, file, "--get-regexp", `^(core\.hookspath|include\.path|includeif\..*\.path)$`)
 	if err != nil {
@@ -211,15 +223,23 @@ func gitConfigValue(git, file, key string, opts ...string) string {
 }
 
 // gitConfig runs git config on file alone: no includes, no system or
-// global files, from / so that no repository around is read.
+// global files, from / so that no repository around is read. file ""
+// means the settings of the environment alone (GIT_CONFIG_COUNT and its
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, GIT_CONFIG_PARAMETERS).
 func gitConfig(git, file string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitConfigTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, git, append([]string{"config", "--null", "--no-includes", "--file", file}, args...)...)
+	opts := []string{"config", "--null", "--no-includes"}
+	if file != "" {
+		opts = append(opts, "--file", file)
+	}
+	cmd := exec.CommandContext(ctx, git, append(opts, args...)...)
 	cmd.Dir = "/"
 	var env []string
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "GIT_") {
+		if !strings.HasPrefix(e, "GIT_") || (file == "" && strings.HasPrefix(e, "GIT_CONFIG_") &&
+			!strings.HasPrefix(e, "GIT_CONFIG_GLOBAL=") && !strings.HasPrefix(e, "GIT_CONFIG_SYSTEM=") &&
+			!strings.HasPrefix(e, "GIT_CONFIG_NOSYSTEM=")) {
 			env = append(env, e)
 		}
 	}

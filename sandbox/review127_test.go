@@ -1,0 +1,94 @@
+//go:build linux
+
+package sandbox_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A sandboxed command that fills .git/modules with git directories of
+// its own must not push the user's configuration out of the reader's
+// budget: a relative core.hooksPath in ~/.gitconfig (.githooks) stayed
+// writable in the next session, and git commit, run later outside the
+// sandbox, ran the hook planted there.
+func TestReview127ManyModulesDoNotHideTheUsersHooksPath(t *testing.T) {
+	p := newRT127(t)
+	p.git(t, p.wd, "config", "--global", "core.hooksPath", ".githooks")
+	writeFile(t, filepath.Join(p.wd, ".githooks", ".gitignore"), "*\n")
+	// The first session plants the git directories.
+	out := p.bash(t, p.sandbox(t), "for i in $(seq 100); do mkdir -p .git/modules/m$i && echo ref: refs/heads/main > .git/modules/m$i/HEAD && : > .git/modules/m$i/config; done; echo planted")
+	if !strings.Contains(out, "planted") {
+		t.Fatalf("planting: %s", out)
+	}
+	// The next session plants the hook.
+	p.bash(t, p.sandbox(t), "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit")
+	writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
+	p.git(t, p.wd, "add", "b.txt")
+	p.git(t, p.wd, "commit", "-q", "-m", "b")
+	p.checkHome(t, "git commit")
+}
+
+// The global and system configuration git reads are where the host's
+// environment says (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM), and
+// GIT_CONFIG_COUNT adds settings of its own: a relative core.hooksPath
+// given there names a directory of the workdir too.
+func TestReview127HooksPathTheEnvironmentGivesIsReadOnly(t *testing.T) {
+	for _, how := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_COUNT"} {
+		t.Run(how, func(t *testing.T) {
+			p := newRT127(t)
+			cfg := filepath.Join(p.dir, "dotfiles", "gitconfig")
+			writeFile(t, cfg, "[core]\n\thooksPath = .githooks\n")
+			switch how {
+			case "GIT_CONFIG_GLOBAL":
+				t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+			case "GIT_CONFIG_SYSTEM":
+				t.Setenv("GIT_CONFIG_SYSTEM", cfg)
+				p.env = slicesWithout(p.env, "GIT_CONFIG_NOSYSTEM=1")
+			case "GIT_CONFIG_COUNT":
+				t.Setenv("GIT_CONFIG_COUNT", "1")
+				t.Setenv("GIT_CONFIG_KEY_0", "core.hooksPath")
+				t.Setenv("GIT_CONFIG_VALUE_0", ".githooks")
+			}
+			writeFile(t, filepath.Join(p.wd, ".githooks", ".gitignore"), "*\n")
+			p.bash(t, p.sandbox(t), "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit")
+			writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
+			p.git(t, p.wd, "add", "b.txt")
+			p.git(t, p.wd, "commit", "-q", "-m", "b")
+			p.checkHome(t, "git commit")
+		})
+	}
+}
+
+func slicesWithout(s []string, v string) []string {
+	var out []string
+	for _, e := range s {
+		if e != v {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Variables whose values are credentials though their names do not say
+// so by the words CredentialVar knows: a proxy or index URL with a
+// password in it, a DSN, npm's _auth.
+func TestReview127CredentialValuesAreHidden(t *testing.T) {
+	p := newRT127(t)
+	vars := map[string]string{
+		"HTTPS_PROXY":      "http://alice:RV127SECRET1@proxy.example.com:3128",
+		"PIP_INDEX_URL":    "https://alice:RV127SECRET2@pypi.example.com/simple",
+		"SENTRY_DSN":       "RV127SECRET3",
+		"NPM_CONFIG__AUTH": "RV127SECRET4",
+	}
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+	out := p.bash(t, p.sandbox(t), "env")
+	for k := range vars {
+		if strings.Contains(out, k+"=") {
+			t.Errorf("%s reached the command", k)
+		}
+	}
+}
