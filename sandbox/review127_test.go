@@ -85,10 +85,21 @@ func TestReview127CredentialValuesAreHidden(t *testing.T) {
 	for k, v := range vars {
 		t.Setenv(k, v)
 	}
+	// Settings, not credentials: they still reach the command.
+	kept := map[string]string{"HTTP_PROXY": "http://proxy.example.com:3128", "GIT_URL": "https://alice@example.com/x.git",
+		"SSH_AUTH_SOCK": "/run/user/1000/ssh.sock"}
+	for k, v := range kept {
+		t.Setenv(k, v)
+	}
 	out := p.bash(t, p.sandbox(t), "env")
 	for k := range vars {
 		if strings.Contains(out, k+"=") {
 			t.Errorf("%s reached the command", k)
+		}
+	}
+	for k, v := range kept {
+		if !strings.Contains(out, k+"="+v) {
+			t.Errorf("%s did not reach the command", k)
 		}
 	}
 }

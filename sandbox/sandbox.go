@@ -172,7 +172,9 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 // user home only the data homes and the system's files are hidden.
 // HiddenEnv holds the variables of the host's environment whose names say
 // they hold a credential ([secretpaths.CredentialVar]: ANTHROPIC_API_KEY,
-// GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD, DATABASE_URL …); a host
+// GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD, DATABASE_URL,
+// SENTRY_DSN, NPM_CONFIG__AUTH …) and those whose values are URLs with a
+// password ([secretpaths.CredentialValue]: HTTPS_PROXY=http://u:p@proxy); a host
 // adds any other variable that holds a secret (the key of an encoded data
 // home). Network is off. The permission gate asks before a bash line reads any
 // of them, from the same list.
@@ -201,7 +203,8 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	}
 	opts.ReadOnlyFiles = append(files, bareGuard(opts.Workdir)...)
 	for _, kv := range os.Environ() {
-		if name, _, ok := strings.Cut(kv, "="); ok && secretpaths.CredentialVar(name) && !slices.Contains(opts.HiddenEnv, name) {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && (secretpaths.CredentialVar(name) || secretpaths.CredentialValue(value)) && !slices.Contains(opts.HiddenEnv, name) {
 			opts.HiddenEnv = append(opts.HiddenEnv, name)
 		}
 	}
