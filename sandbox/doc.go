@@ -36,7 +36,8 @@
 //     run code from the workdir beyond .git/config and .git/hooks: the
 //     directory core.hooksPath names, the files include.path and
 //     includeIf.*.path name, .git/worktrees, and the config and hooks of
-//     each git directory in .git/modules. A symbolic link on the way to
+//     each git directory in .git/modules, with the .git file of its
+//     checked-out worktree. A symbolic link on the way to
 //     any read-only path keeps the directory holding it read-only (the
 //     workdir itself when the link lies right under it), since the
 //     command could point it elsewhere;
@@ -84,7 +85,11 @@
 //   - A repository a command creates in a subdirectory: git run there
 //     later runs its configuration, and so does the superproject's git
 //     status once the command adds a gitlink for it to the index, which
-//     must stay writable for git add.
+//     must stay writable for git add, or at once at the path of a
+//     submodule that is registered but not checked out. What git reads
+//     is found when [ProjectOptions] is called: a git directory a command
+//     makes in .git/modules or .git/worktrees later (git submodule
+//     update) stays writable.
 //   - Resource use (CPU, memory, disk in the workdir) is not limited.
 //
 // A Bubblewrap is safe for concurrent use.

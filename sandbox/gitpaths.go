@@ -34,7 +34,8 @@ const maxGitConfigFiles = 64
 //   - in each git directory below .git/modules (submodules, nested ones
 //     too), its config, hooks, worktrees, and its commondir and
 //     config.worktree where they exist, and what its configuration names as
-//     above;
+//     above; and the .git of its worktree (core.worktree), the file that
+//     names it;
 //   - in .git and each of those, a missing commondir, and a missing
 //     config.worktree where extensions.worktreeConfig is set, as files
 //     (created before the command: see [Options.ReadOnlyFiles]).
@@ -119,6 +120,10 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 						v = filepath.Join(sub, v)
 					}
 					wt = filepath.Clean(v)
+					// The checked-out submodule's .git names this git
+					// directory: replaced by a repository of the
+					// command's, it would be what git runs there.
+					dirs = append(dirs, filepath.Join(wt, ".git"))
 				}
 			}
 			gitDirConfig(sub, wt, false)

@@ -103,3 +103,26 @@ func TestReview127CredentialValuesAreHidden(t *testing.T) {
 		}
 	}
 }
+
+// A checked-out submodule's .git (the file naming .git/modules/NAME) lay
+// in the writable worktree: the command replaced it with a repository of
+// its own, whose core.fsmonitor ran at the user's git status in the
+// superproject, the read-only .git/modules/NAME notwithstanding.
+func TestReview127SubmoduleGitFileIsReadOnly(t *testing.T) {
+	p := newRT127(t)
+	lib := filepath.Join(p.dir, "libsrc")
+	p.git(t, p.dir, "init", "-q", lib)
+	writeFile(t, filepath.Join(lib, "lib.txt"), "lib\n")
+	p.git(t, lib, "add", "lib.txt")
+	p.git(t, lib, "commit", "-q", "-m", "lib")
+	p.git(t, p.wd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	p.git(t, p.wd, "commit", "-q", "-m", "submodule")
+	sb := p.sandbox(t)
+	out := p.bash(t, sb, "cd lib && rm .git && git init -q . && git add -A && git -c user.name=a -c user.email=a@b commit -q -m x && printf '"+p.fsmonitor()+"' >> .git/config && echo done")
+	t.Log(out)
+	p.git(t, p.wd, "status", "--short")
+	p.checkHome(t, "git status in the superproject")
+	if out := p.bash(t, sb, "echo y > lib/y.txt && git -C lib add y.txt && git -C lib commit -q -m y && echo committed"); !strings.Contains(out, "committed") {
+		t.Fatalf("git commit in the submodule in the sandbox: %s", out)
+	}
+}
