@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"time"
@@ -179,7 +180,9 @@ func exists(p string) bool {
 }
 
 // gitPath expands a path-valued git setting as git does: ~/ is the user's
-// home; %(prefix)/ (git's installation) is outside any project.
+// home, ~NAME/ the home of the user NAME (the current one's too); %(prefix)/
+// (git's installation) is outside any project. A ~NAME that names no
+// user git cannot expand either.
 func gitPath(v, userHome string) (string, bool) {
 	switch {
 	case v == "" || strings.HasPrefix(v, "%(prefix)/"):
@@ -190,7 +193,12 @@ func gitPath(v, userHome string) (string, bool) {
 		}
 		return filepath.Join(userHome, v[1:]), true
 	case strings.HasPrefix(v, "~"):
-		return "", false // another user's home
+		name, rest, _ := strings.Cut(v[1:], "/")
+		u, err := user.Lookup(name)
+		if err != nil || u.HomeDir == "" {
+			return "", false
+		}
+		return filepath.Join(u.HomeDir, rest), true
 	}
 	return v, true
 }

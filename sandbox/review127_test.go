@@ -3,6 +3,7 @@
 package sandbox_test
 
 import (
+	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,4 +126,26 @@ func TestReview127SubmoduleGitFileIsReadOnly(t *testing.T) {
 	if out := p.bash(t, sb, "echo y > lib/y.txt && git -C lib add y.txt && git -C lib commit -q -m y && echo committed"); !strings.Contains(out, "committed") {
 		t.Fatalf("git commit in the submodule in the sandbox: %s", out)
 	}
+}
+
+// git expands ~NAME/ in core.hooksPath to that user's home, the current
+// user's own among them: the reader took any ~NAME for another user's
+// home and skipped it, so .githooks named that way stayed writable.
+func TestReview127HooksPathOfANamedHomeIsReadOnly(t *testing.T) {
+	p := newRT127(t)
+	u, err := user.Current()
+	if err != nil || u.HomeDir == "" {
+		t.Skip("no user home")
+	}
+	rel, err := filepath.Rel(u.HomeDir, p.wd)
+	if err != nil {
+		t.Skip(err)
+	}
+	p.git(t, p.wd, "config", "core.hooksPath", "~"+u.Username+"/"+rel+"/.githooks")
+	writeFile(t, filepath.Join(p.wd, ".githooks", ".gitignore"), "*\n")
+	p.bash(t, p.sandbox(t), "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit")
+	writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
+	p.git(t, p.wd, "add", "b.txt")
+	p.git(t, p.wd, "commit", "-q", "-m", "b")
+	p.checkHome(t, "git commit")
 }
