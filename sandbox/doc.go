@@ -73,9 +73,10 @@
 //
 //   - Reading: everything on the root file system that is not hidden is
 //     readable, and so is the environment the host passes to the command
-//     but the variables of [Options.HiddenEnv] (for a project, those whose
-//     names say they hold a credential). Keep other secrets out of the
-//     command's environment.
+//     but the variables of [Options.HiddenEnv] and, with
+//     [Options.HideCredentialEnv] (a project's), those whose names or
+//     values say they hold a credential, in the environment the command is
+//     given. Keep other secrets out of the command's environment.
 //   - On other architectures, or with AllowUnixSockets, Unix sockets on the
 //     read-only root (for example /run/docker.sock) can be connected to:
 //     read-only mounts do not stop connect(2). A Unix socket passed in

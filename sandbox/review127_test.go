@@ -149,3 +149,17 @@ func TestReview127HooksPathOfANamedHomeIsReadOnly(t *testing.T) {
 	p.git(t, p.wd, "commit", "-q", "-m", "b")
 	p.checkHome(t, "git commit")
 }
+
+// HiddenEnv named the credential variables of the host's environment when
+// ProjectOptions was called: one the command's own environment carries (an
+// SDK host's bash.Options.Env, a variable set later) reached the command.
+func TestReview127CredentialVariablesOfTheCommandsEnvironmentAreHidden(t *testing.T) {
+	p := newRT127(t)
+	sb := p.sandbox(t)
+	p.env = append(p.env, "RV127_DEPLOY_TOKEN=RV127SECRET5", "RV127_MIRROR=https://u:RV127SECRET6@example.com/")
+	t.Setenv("RV127_LATER_PASSWORD", "RV127SECRET7")
+	out := p.bash(t, sb, "env")
+	if strings.Contains(out, "RV127SECRET") {
+		t.Errorf("a credential variable reached the command:\n%s", out)
+	}
+}
