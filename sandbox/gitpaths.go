@@ -50,6 +50,12 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 	}
 	git, _ := exec.LookPath("git")
 	seen := map[string]bool{}
+	// everyWorktree holds the relative core.hooksPath of the user's, the
+	// system's and the environment's configuration, which names a
+	// directory of each worktree git runs hooks in.
+	var everyWorktree []string
+	// readConfig reads file, whose relative core.hooksPath names a
+	// directory of worktree ("": of every worktree).
 	var readConfig func(file, worktree string)
 	readConfig = func(file, worktree string) {
 		if git == "" || seen[file] || len(seen) >= maxGitConfigFiles {
@@ -63,6 +69,10 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 				continue
 			}
 			if key == "core.hookspath" {
+				if !filepath.IsAbs(p) && worktree == "" {
+					everyWorktree = append(everyWorktree, p)
+					continue
+				}
 				if !filepath.IsAbs(p) {
 					p = filepath.Join(worktree, p)
 				}
@@ -84,6 +94,9 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 	}
 	var gitDirConfig func(dir, worktree string, top bool)
 	gitDirConfig = func(dir, worktree string, top bool) {
+		for _, rel := range everyWorktree {
+			dirs = append(dirs, filepath.Join(worktree, rel))
+		}
 		for _, name := range []string{"config", "config.worktree"} {
 			if p := filepath.Join(dir, name); exists(p) {
 				readConfig(p, worktree)
@@ -133,7 +146,7 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 	// A relative core.hooksPath in the user's or the system's
 	// configuration, or in the settings the environment gives
 	// (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS), names a directory of
-	// every worktree. They are read first, so that git directories a
+	// every worktree, submodules' included. They are read first, so that git directories a
 	// command made in .git/modules cannot use up the budget before them.
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && userHome != "" {
@@ -142,11 +155,11 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 	for _, f := range []string{filepath.Join(userHome, ".gitconfig"), filepath.Join(xdg, "git", "config"), "/etc/gitconfig",
 		os.Getenv("GIT_CONFIG_GLOBAL"), os.Getenv("GIT_CONFIG_SYSTEM")} {
 		if filepath.IsAbs(f) && exists(f) {
-			readConfig(f, wd)
+			readConfig(f, "")
 		}
 	}
 	if git != "" {
-		readConfig("", wd)
+		readConfig("", "")
 	}
 	gitDirConfig(gitDir, wd, true)
 	return dirs, files

@@ -163,3 +163,23 @@ func TestReview127CredentialVariablesOfTheCommandsEnvironmentAreHidden(t *testin
 		t.Errorf("a credential variable reached the command:\n%s", out)
 	}
 }
+
+// A relative core.hooksPath in the user's configuration names a directory
+// of every worktree git runs hooks in, a checked-out submodule's too: a
+// hook put in lib/.githooks ran at the user's git commit in lib.
+func TestReview127UsersHooksPathInASubmoduleIsReadOnly(t *testing.T) {
+	p := newRT127(t)
+	lib := filepath.Join(p.dir, "libsrc")
+	p.git(t, p.dir, "init", "-q", lib)
+	writeFile(t, filepath.Join(lib, "lib.txt"), "lib\n")
+	p.git(t, lib, "add", "lib.txt")
+	p.git(t, lib, "commit", "-q", "-m", "lib")
+	p.git(t, p.wd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	p.git(t, p.wd, "commit", "-q", "-m", "submodule")
+	p.git(t, p.wd, "config", "--global", "core.hooksPath", ".githooks")
+	p.bash(t, p.sandbox(t), "mkdir -p lib/.githooks && printf '#!/bin/sh\\n"+p.pwned()+"\\n' > lib/.githooks/pre-commit; chmod +x lib/.githooks/pre-commit")
+	writeFile(t, filepath.Join(p.wd, "lib", "x.txt"), "x\n")
+	p.git(t, filepath.Join(p.wd, "lib"), "add", "x.txt")
+	p.git(t, filepath.Join(p.wd, "lib"), "commit", "-q", "-m", "x")
+	p.checkHome(t, "git commit in the submodule")
+}
