@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/user"
@@ -252,7 +253,15 @@ func gitConfigValue(git, file, key string, opts ...string) string {
 // global files, from / so that no repository around is read. file ""
 // means the settings of the environment alone (GIT_CONFIG_COUNT and its
 // GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, GIT_CONFIG_PARAMETERS).
+//
+// A file that is not a regular one (a named pipe a command left, which
+// would hold git config until the timeout) is not read.
 func gitConfig(git, file string, args ...string) ([]byte, error) {
+	if file != "" {
+		if fi, err := os.Stat(file); err != nil || !fi.Mode().IsRegular() {
+			return nil, fs.ErrInvalid
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitConfigTimeout)
 	defer cancel()
 	opts := []string{"config", "--null", "--no-includes"}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A sandboxed command that fills .git/modules with git directories of
@@ -182,4 +183,18 @@ func TestReview127UsersHooksPathInASubmoduleIsReadOnly(t *testing.T) {
 	p.git(t, filepath.Join(p.wd, "lib"), "add", "x.txt")
 	p.git(t, filepath.Join(p.wd, "lib"), "commit", "-q", "-m", "x")
 	p.checkHome(t, "git commit in the submodule")
+}
+
+// A command that left named pipes where git directories' files are read
+// (.git/modules/mN/config) made every later ProjectOptions wait for git
+// config to time out on each, 5 s a read: the next session hung for
+// minutes before its first command.
+func TestReview127NamedPipesDoNotStallTheNextSession(t *testing.T) {
+	p := newRT127(t)
+	p.bash(t, p.sandbox(t), "for i in $(seq 4); do mkdir -p .git/modules/m$i && echo ref: refs/heads/main > .git/modules/m$i/HEAD && mkfifo .git/modules/m$i/config; done")
+	start := time.Now()
+	p.sandbox(t)
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("making the next session's sandbox took %v", d)
+	}
 }
