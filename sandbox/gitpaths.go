@@ -127,7 +127,15 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 			}
 		}
 		modules := filepath.Join(dir, "modules")
-		for _, sub := range gitDirsBelow(modules) {
+		subs := gitDirsBelow(modules)
+		if len(subs) > maxGitConfigFiles {
+			// More than the reader reads (a command may have made
+			// thousands, each costing git config runs and mounts):
+			// keep them all read-only instead.
+			dirs = append(dirs, modules)
+			subs = nil
+		}
+		for _, sub := range subs {
 			wt := worktree
 			if git != "" {
 				if v := gitConfigValue(git, filepath.Join(sub, "config"), "core.worktree"); v != "" {

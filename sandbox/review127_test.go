@@ -198,3 +198,20 @@ func TestReview127NamedPipesDoNotStallTheNextSession(t *testing.T) {
 		t.Errorf("making the next session's sandbox took %v", d)
 	}
 }
+
+// Each git directory in .git/modules costs git config runs and a mount
+// or two: 300 a command made cost the next session 6 s before its first
+// command (1,000: 19 s). Beyond the reader's budget .git/modules is kept
+// read-only whole instead.
+func TestReview127ManyModulesDoNotStallTheNextSession(t *testing.T) {
+	p := newRT127(t)
+	p.bash(t, p.sandbox(t), "for i in $(seq 300); do mkdir -p .git/modules/m$i && echo ref: refs/heads/main > .git/modules/m$i/HEAD && : > .git/modules/m$i/config; done")
+	start := time.Now()
+	sb := p.sandbox(t)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("making the next session's sandbox took %v", d)
+	}
+	if out := p.bash(t, sb, "echo x > .git/modules/m1/config && echo written"); strings.Contains(out, "written") {
+		t.Errorf("a git directory of .git/modules beyond the budget was writable")
+	}
+}
