@@ -132,7 +132,19 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 			// More than the reader reads (a command may have made
 			// thousands, each costing git config runs and mounts):
 			// keep them all read-only instead.
+			// keep them all read-only instead, with the .git file of a
+			// submodule checked out where its name says (the default),
+			// which could be replaced by a repository of the command's.
 			dirs = append(dirs, modules)
+			for _, sub := range subs {
+				rel, err := filepath.Rel(modules, sub)
+				if err != nil {
+					continue
+				}
+				if fi, err := os.Lstat(filepath.Join(worktree, rel, ".git")); err == nil && fi.Mode().IsRegular() {
+					dirs = append(dirs, filepath.Join(worktree, rel, ".git"))
+				}
+			}
 			subs = nil
 		}
 		for _, sub := range subs {
