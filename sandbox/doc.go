@@ -37,7 +37,8 @@
 //     directory core.hooksPath names, the files include.path and
 //     includeIf.*.path name, .git/worktrees, and the config and hooks of
 //     each git directory in .git/modules, with the .git file of its
-//     checked-out worktree. A symbolic link on the way to
+//     checked-out worktree (beyond 64 such directories, .git/modules
+//     whole). A symbolic link on the way to
 //     any read-only path keeps the directory holding it read-only (the
 //     workdir itself when the link lies right under it), since the
 //     command could point it elsewhere;
