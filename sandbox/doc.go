@@ -35,7 +35,9 @@
 //   - read-only as well, for a project ([ProjectOptions]), what makes git
 //     run code from the workdir beyond .git/config and .git/hooks: the
 //     directory core.hooksPath names, the files include.path and
-//     includeIf.*.path name, .git/worktrees, and the config and hooks of
+//     includeIf.*.path name, the workdir's files that the commands git
+//     runs by itself name (core.fsmonitor, textconv and filter commands,
+//     merge drivers, pagers, editors, credential helpers …), .git/worktrees, and the config and hooks of
 //     each git directory in .git/modules, with the .git file of its
 //     checked-out worktree (beyond 64 such directories, .git/modules
 //     whole). A symbolic link on the way to

@@ -65,6 +65,15 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 		seen[file] = true
 		for _, kv := range gitConfigPaths(git, file) {
 			key, value := kv[0], kv[1]
+			if key == "code" {
+				wt := worktree
+				if wt == "" {
+					wt = wd
+				}
+				d, f := commandPaths(value, wt)
+				dirs, files = append(dirs, d...), append(files, f...)
+				continue
+			}
 			p, ok := gitPath(value, userHome)
 			if !ok {
 				continue
@@ -237,11 +246,18 @@ func gitPath(v, userHome string) (string, bool) {
 	return v, true
 }
 
+// codeKeys matches the settings whose values are commands git runs by
+// itself, at status, diff, checkout, commit, fetch or push, and whose
+// programs may lie in the workdir.
+const codeKeys = `core\.(fsmonitor|sshcommand|editor|pager|askpass)|sequence\.editor|pager\..*|diff\.external|` +
+	`diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential\.(.*\.)?helper|` +
+	`gpg\.(.*\.)?program|interactive\.difftool|(diff|merge)tool\..*\.cmd`
+
 // gitConfigPaths returns the (lowercase key, value) pairs of file's
 // core.hooksPath, include.path and includeIf.*.path settings, as git
-// parses them; file "" means the settings the environment gives.
+// parses them, and, under the key "code", the commands of codeKeys; file "" means the settings the environment gives.
 func gitConfigPaths(git, file string) [][2]string {
-	out, err := gitConfig(git, file, "--get-regexp", `^(core\.hookspath|include\.path|includeif\..*\.path)$`)
+	out, err := gitConfig(git, file, "--get-regexp", `^(core\.hookspath|include\.path|includeif\..*\.path|`+codeKeys+`)$`)
 	if err != nil {
 		return nil
 	}
@@ -252,8 +268,11 @@ func gitConfigPaths(git, file string) [][2]string {
 			continue
 		}
 		key := strings.ToLower(string(k))
-		if strings.HasPrefix(key, "includeif.") {
+		switch {
+		case strings.HasPrefix(key, "includeif."):
 			key = "include.path"
+		case key != "core.hookspath" && key != "include.path":
+			key = "code"
 		}
 		kvs = append(kvs, [2]string{key, string(v)})
 	}
@@ -316,4 +335,42 @@ func bareGuard(wd string) []string {
 		return nil // a gitdir: file, or a link: the plan keeps the workdir read-only
 	}
 	return []string{filepath.Join(wd, "HEAD")}
+}
+
+// commandPaths returns the paths of worktree that command, a command git
+// runs from the top of worktree through the shell, may run or read: each
+// word that names an existing path there (not the worktree itself), and each relative path (a word
+// holding a slash) that does not exist yet, which a command could create
+// (a file right under worktree as a file, see [Options.ReadOnlyFiles];
+// deeper, by its path, whose nearest existing directory then stays
+// read-only). Words are split at blanks and the shell's operators, with
+// quotes and a leading "!" dropped.
+func commandPaths(command, worktree string) (dirs, files []string) {
+	words := strings.FieldsFunc(command, func(r rune) bool {
+		return strings.ContainsRune(" \t\n;|&()<>`'\"", r)
+	})
+	for _, w := range words {
+		w = strings.TrimPrefix(w, "!")
+		if w == "" || strings.HasPrefix(w, "-") || strings.ContainsAny(w, "$%*?[=") {
+			continue
+		}
+		p := w
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(worktree, w)
+		}
+		p = filepath.Clean(p)
+		switch {
+		case within(worktree, p):
+			// the worktree itself (".") or a directory above it
+		case exists(p):
+			dirs = append(dirs, p)
+		case !strings.Contains(w, "/"):
+			// a program found in PATH, or an argument that is no file
+		case filepath.Dir(p) == worktree:
+			files = append(files, p)
+		default:
+			dirs = append(dirs, p)
+		}
+	}
+	return dirs, files
 }

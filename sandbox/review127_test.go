@@ -4,6 +4,8 @@ package sandbox_test
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strings"
@@ -228,5 +230,34 @@ func TestReview127ManyModulesDoNotStallTheNextSession(t *testing.T) {
 	}
 	if out := p.bash(t, sb, "echo x > .git/modules/m1/config && echo written"); strings.Contains(out, "written") {
 		t.Errorf("a git directory of .git/modules beyond the budget was writable")
+	}
+}
+
+// A program the git configuration runs by itself (core.fsmonitor at git
+// status, a textconv at git diff, a filter at checkout …) may be named
+// by a path in the workdir: the user's own core.fsmonitor =
+// tools/fsmon.sh ran what a sandboxed command wrote there at git status.
+func TestReview127ProgramsTheConfigurationRunsAreReadOnly(t *testing.T) {
+	for name, c := range map[string]struct{ file, value string }{
+		"path":     {"tools/fsmon.sh", "tools/fsmon.sh"},
+		"argument": {"fsmon.sh", "sh fsmon.sh"},
+		"missing":  {"fsmon2.sh", "./fsmon2.sh"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := newRT127(t)
+			if name != "missing" {
+				writeFile(t, filepath.Join(p.wd, c.file), "#!/bin/sh\nexit 1\n")
+				if err := os.Chmod(filepath.Join(p.wd, c.file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p.git(t, p.wd, "config", "core.fsmonitor", c.value)
+			p.bash(t, p.sandbox(t), "printf '#!/bin/sh\\n"+p.pwned()+"\\nexit 1\\n' > "+c.file+"; chmod +x "+c.file)
+			cmd := exec.Command("git", "status", "--short")
+			cmd.Dir = p.wd
+			cmd.Env = append(os.Environ(), p.env...)
+			cmd.Run() // a core.fsmonitor that fails is only a warning
+			p.checkHome(t, "git status")
+		})
 	}
 }
