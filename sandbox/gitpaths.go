@@ -140,7 +140,6 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 		if len(subs) > maxGitConfigFiles {
 			// More than the reader reads (a command may have made
 			// thousands, each costing git config runs and mounts):
-			// keep them all read-only instead.
 			// keep them all read-only instead, with the .git file of a
 			// submodule checked out where its name says (the default),
 			// which could be replaced by a repository of the command's.
@@ -176,8 +175,9 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 	// A relative core.hooksPath in the user's or the system's
 	// configuration, or in the settings the environment gives
 	// (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS), names a directory of
-	// every worktree, submodules' included. They are read first, so that git directories a
-	// command made in .git/modules cannot use up the budget before them.
+	// every worktree, submodules' included. They are read first, so
+	// that git directories a command made in .git/modules cannot use up
+	// the budget before them.
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && userHome != "" {
 		xdg = filepath.Join(userHome, ".config")
@@ -255,7 +255,8 @@ const codeKeys = `core\.(fsmonitor|sshcommand|editor|pager|askpass)|sequence\.ed
 
 // gitConfigPaths returns the (lowercase key, value) pairs of file's
 // core.hooksPath, include.path and includeIf.*.path settings, as git
-// parses them, and, under the key "code", the commands of codeKeys; file "" means the settings the environment gives.
+// parses them, and, under the key "code", the commands of codeKeys;
+// file "" means the settings the environment gives.
 func gitConfigPaths(git, file string) [][2]string {
 	out, err := gitConfig(git, file, "--get-regexp", `^(core\.hookspath|include\.path|includeif\..*\.path|`+codeKeys+`)$`)
 	if err != nil {
