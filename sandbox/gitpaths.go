@@ -30,6 +30,8 @@ const maxGitConfigFiles = 64
 //     file include.path and includeIf.*.path name, followed from file to
 //     file, whatever their conditions; files go to files, directories to
 //     dirs;
+//   - the workdir paths named by the commands git runs by itself
+//     (codeKeys: core.fsmonitor, textconv, filters …; see commandPaths);
 //   - the existing .git/worktrees, whose NAME/commondir and
 //     NAME/config.worktree choose the configuration of the linked
 //     worktrees;
