@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 )
 
 // probeTimeout bounds the probe that NewBubblewrap runs.
@@ -119,7 +121,7 @@ func cleanOptions(opts Options) (Options, error) {
 		return Options{}, err
 	}
 	o := Options{Workdir: wd[0], Network: opts.Network, AllowUnixSockets: opts.AllowUnixSockets, Bwrap: opts.Bwrap,
-		HiddenEnv: slices.Clone(opts.HiddenEnv)}
+		HiddenEnv: slices.Clone(opts.HiddenEnv), HideCredentialEnv: opts.HideCredentialEnv}
 	if o.Writable, err = clean("Writable", opts.Writable); err != nil {
 		return Options{}, err
 	}
@@ -183,14 +185,15 @@ func (b *Bubblewrap) Wrap(cmd *exec.Cmd) error {
 	}
 	cmd.Args = slices.Concat([]string{b.bwrap}, args, []string{"--", prog}, argv)
 	cmd.Path = b.bwrap
-	if len(b.opts.HiddenEnv) > 0 {
+	if len(b.opts.HiddenEnv) > 0 || b.opts.HideCredentialEnv {
 		env := cmd.Env
 		if env == nil {
 			env = os.Environ()
 		}
 		cmd.Env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-			name, _, _ := strings.Cut(kv, "=")
-			return slices.Contains(b.opts.HiddenEnv, name)
+			name, value, _ := strings.Cut(kv, "=")
+			return slices.Contains(b.opts.HiddenEnv, name) ||
+				(b.opts.HideCredentialEnv && (secretpaths.CredentialVar(name) || secretpaths.CredentialValue(value)))
 		})
 	}
 	if filter != nil {

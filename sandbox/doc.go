@@ -35,8 +35,12 @@
 //   - read-only as well, for a project ([ProjectOptions]), what makes git
 //     run code from the workdir beyond .git/config and .git/hooks: the
 //     directory core.hooksPath names, the files include.path and
-//     includeIf.*.path name, .git/worktrees, and the config and hooks of
-//     each git directory in .git/modules. A symbolic link on the way to
+//     includeIf.*.path name, the workdir's files that the commands git
+//     runs by itself name (core.fsmonitor, textconv and filter commands,
+//     merge drivers, pagers, editors, credential helpers …), .git/worktrees, and the config and hooks of
+//     each git directory in .git/modules, with the .git file of its
+//     checked-out worktree (beyond 64 such directories, .git/modules
+//     whole). A symbolic link on the way to
 //     any read-only path keeps the directory holding it read-only (the
 //     workdir itself when the link lies right under it), since the
 //     command could point it elsewhere;
@@ -72,9 +76,10 @@
 //
 //   - Reading: everything on the root file system that is not hidden is
 //     readable, and so is the environment the host passes to the command
-//     but the variables of [Options.HiddenEnv] (for a project, those whose
-//     names say they hold a credential). Keep other secrets out of the
-//     command's environment.
+//     but the variables of [Options.HiddenEnv] and, with
+//     [Options.HideCredentialEnv] (a project's), those whose names or
+//     values say they hold a credential, in the environment the command is
+//     given. Keep other secrets out of the command's environment.
 //   - On other architectures, or with AllowUnixSockets, Unix sockets on the
 //     read-only root (for example /run/docker.sock) can be connected to:
 //     read-only mounts do not stop connect(2). A Unix socket passed in
@@ -84,7 +89,11 @@
 //   - A repository a command creates in a subdirectory: git run there
 //     later runs its configuration, and so does the superproject's git
 //     status once the command adds a gitlink for it to the index, which
-//     must stay writable for git add.
+//     must stay writable for git add, or at once at the path of a
+//     submodule that is registered but not checked out. What git reads
+//     is found when [ProjectOptions] is called: a git directory a command
+//     makes in .git/modules or .git/worktrees later (git submodule
+//     update) stays writable.
 //   - Resource use (CPU, memory, disk in the workdir) is not limited.
 //
 // A Bubblewrap is safe for concurrent use.

@@ -71,6 +71,13 @@ type Options struct {
 	// either). nil means none.
 	HiddenEnv []string
 
+	// HideCredentialEnv makes Wrap also leave out every variable of the
+	// command's environment (cmd.Env, or the host's when nil) whose name
+	// or value says it holds a credential ([secretpaths.CredentialVar],
+	// [secretpaths.CredentialValue]), looked at when the command is
+	// wrapped. false leaves out HiddenEnv's alone.
+	HideCredentialEnv bool
+
 	// Network lets commands use the host's network. false gives them a
 	// network namespace of their own with only a loopback device.
 	Network bool
@@ -172,9 +179,12 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 // user home only the data homes and the system's files are hidden.
 // HiddenEnv holds the variables of the host's environment whose names say
 // they hold a credential ([secretpaths.CredentialVar]: ANTHROPIC_API_KEY,
-// GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD, DATABASE_URL …); a host
+// GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD, DATABASE_URL,
+// SENTRY_DSN, NPM_CONFIG__AUTH …) and those whose values are URLs with a
+// password ([secretpaths.CredentialValue]: HTTPS_PROXY=http://u:p@proxy); a host
 // adds any other variable that holds a secret (the key of an encoded data
-// home). Network is off. The permission gate asks before a bash line reads any
+// home). HideCredentialEnv is set, so that such a variable the command's
+// own environment carries is left out too. Network is off. The permission gate asks before a bash line reads any
 // of them, from the same list.
 //
 // It reads the user's home directory, so call it when the sandbox is
@@ -200,8 +210,10 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 		}
 	}
 	opts.ReadOnlyFiles = append(files, bareGuard(opts.Workdir)...)
+	opts.HideCredentialEnv = true
 	for _, kv := range os.Environ() {
-		if name, _, ok := strings.Cut(kv, "="); ok && secretpaths.CredentialVar(name) && !slices.Contains(opts.HiddenEnv, name) {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && (secretpaths.CredentialVar(name) || secretpaths.CredentialValue(value)) && !slices.Contains(opts.HiddenEnv, name) {
 			opts.HiddenEnv = append(opts.HiddenEnv, name)
 		}
 	}

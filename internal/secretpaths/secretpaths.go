@@ -353,8 +353,9 @@ func IsProcSecret(p string, ancestors bool) bool {
 // CredentialVar reports whether the environment variable name, by the
 // words of its name, holds a credential: a token, a secret, a password,
 // a key (ANTHROPIC_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
-// PGPASSWORD, NPM_TOKEN, GH_PAT) or a connection URL that carries one
-// (DATABASE_URL, LITE_AGENT_STORE). An agent's environment holds its own
+// PGPASSWORD, NPM_TOKEN, GH_PAT), an authorization (NPM_CONFIG__AUTH,
+// any name ending in _AUTH) or a connection URL that carries one
+// (DATABASE_URL, LITE_AGENT_STORE, SENTRY_DSN). An agent's environment holds its own
 // provider key: printing it puts the key in the transcript, as cat of
 // ~/.aws/credentials would. The permission gate asks before a line prints
 // one, and a project's sandbox does not pass them to its commands.
@@ -367,12 +368,35 @@ func CredentialVar(name string) bool {
 	if strings.HasSuffix(u, "_DATABASE_URL") {
 		return true
 	}
+	if strings.HasSuffix(u, "_AUTH") {
+		return true
+	}
 	for _, part := range strings.Split(u, "_") {
 		switch part {
 		case "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE",
-			"KEY", "APIKEY", "PAT", "CREDENTIAL", "CREDENTIALS", "AUTHTOKEN", "PRIVATEKEY":
+			"KEY", "APIKEY", "PAT", "CREDENTIAL", "CREDENTIALS", "AUTHTOKEN", "PRIVATEKEY", "DSN":
 			return true
 		}
 	}
 	return false
+}
+
+// CredentialValue reports whether an environment variable's value holds
+// a credential whatever its name: a URL with a password in it
+// (HTTPS_PROXY=http://user:password@proxy:3128,
+// PIP_INDEX_URL=https://user:password@host/simple).
+func CredentialValue(v string) bool {
+	_, rest, ok := strings.Cut(v, "://")
+	if !ok {
+		return false
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return false
+	}
+	_, password, ok := strings.Cut(rest[:at], ":")
+	return ok && password != ""
 }
