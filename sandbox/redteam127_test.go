@@ -105,6 +105,23 @@ func (p *rt127) checkHome(t *testing.T, what string) {
 	}
 }
 
+// plantHook is the line that writes, as an executable pre-commit hook
+// running p.pwned, the file hooks/pre-commit.
+func (p *rt127) plantHook(hooks string) string {
+	return "printf '#!/bin/sh\\n" + p.pwned() + "\\n' > " + hooks + "/pre-commit; chmod +x " + hooks + "/pre-commit"
+}
+
+// commitOutside commits a new file in the repository at dir with git run
+// outside the sandbox, and checks that no hook a sandboxed command planted
+// ran.
+func (p *rt127) commitOutside(t *testing.T, dir string) {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, "b.txt"), "b\n")
+	p.git(t, dir, "add", "b.txt")
+	p.git(t, dir, "commit", "-q", "-m", "b")
+	p.checkHome(t, "git commit in "+dir)
+}
+
 // fsmonitor is a git configuration whose core.fsmonitor runs p.pwned.
 func (p *rt127) fsmonitor() string {
 	return "[core]\n\tfsmonitor = \"" + p.pwned() + "; false\"\n"
@@ -131,11 +148,8 @@ func testHooksPath(t *testing.T, global bool) {
 	}
 	writeFile(t, filepath.Join(p.wd, dir, ".gitignore"), "*\n")
 	sb := p.sandbox(t)
-	p.bash(t, sb, "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > "+dir+"/pre-commit; chmod +x "+dir+"/pre-commit")
-	writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
-	p.git(t, p.wd, "add", "b.txt")
-	p.git(t, p.wd, "commit", "-q", "-m", "b")
-	p.checkHome(t, "git commit")
+	p.bash(t, sb, p.plantHook(dir))
+	p.commitOutside(t, p.wd)
 	// Ordinary work goes on: a commit inside the sandbox.
 	if out := p.bash(t, sb, "echo a > a.txt && git add a.txt && git commit -q -m a && echo committed"); !strings.Contains(out, "committed") {
 		t.Fatalf("git commit in the sandbox: %s", out)

@@ -28,11 +28,8 @@ func TestReview127ManyModulesDoNotHideTheUsersHooksPath(t *testing.T) {
 		t.Fatalf("planting: %s", out)
 	}
 	// The next session plants the hook.
-	p.bash(t, p.sandbox(t), "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit")
-	writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
-	p.git(t, p.wd, "add", "b.txt")
-	p.git(t, p.wd, "commit", "-q", "-m", "b")
-	p.checkHome(t, "git commit")
+	p.bash(t, p.sandbox(t), p.plantHook(".githooks"))
+	p.commitOutside(t, p.wd)
 }
 
 // The global and system configuration git reads are where the host's
@@ -57,11 +54,8 @@ func TestReview127HooksPathTheEnvironmentGivesIsReadOnly(t *testing.T) {
 				t.Setenv("GIT_CONFIG_VALUE_0", ".githooks")
 			}
 			writeFile(t, filepath.Join(p.wd, ".githooks", ".gitignore"), "*\n")
-			p.bash(t, p.sandbox(t), "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit")
-			writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
-			p.git(t, p.wd, "add", "b.txt")
-			p.git(t, p.wd, "commit", "-q", "-m", "b")
-			p.checkHome(t, "git commit")
+			p.bash(t, p.sandbox(t), p.plantHook(".githooks"))
+			p.commitOutside(t, p.wd)
 		})
 	}
 }
@@ -161,11 +155,8 @@ func TestReview127HooksPathOfANamedHomeIsReadOnly(t *testing.T) {
 	}
 	p.git(t, p.wd, "config", "core.hooksPath", "~"+u.Username+"/"+rel+"/.githooks")
 	writeFile(t, filepath.Join(p.wd, ".githooks", ".gitignore"), "*\n")
-	p.bash(t, p.sandbox(t), "printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit")
-	writeFile(t, filepath.Join(p.wd, "b.txt"), "b\n")
-	p.git(t, p.wd, "add", "b.txt")
-	p.git(t, p.wd, "commit", "-q", "-m", "b")
-	p.checkHome(t, "git commit")
+	p.bash(t, p.sandbox(t), p.plantHook(".githooks"))
+	p.commitOutside(t, p.wd)
 }
 
 // HiddenEnv named the credential variables of the host's environment when
@@ -195,11 +186,8 @@ func TestReview127UsersHooksPathInASubmoduleIsReadOnly(t *testing.T) {
 	p.git(t, p.wd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
 	p.git(t, p.wd, "commit", "-q", "-m", "submodule")
 	p.git(t, p.wd, "config", "--global", "core.hooksPath", ".githooks")
-	p.bash(t, p.sandbox(t), "mkdir -p lib/.githooks && printf '#!/bin/sh\\n"+p.pwned()+"\\n' > lib/.githooks/pre-commit; chmod +x lib/.githooks/pre-commit")
-	writeFile(t, filepath.Join(p.wd, "lib", "x.txt"), "x\n")
-	p.git(t, filepath.Join(p.wd, "lib"), "add", "x.txt")
-	p.git(t, filepath.Join(p.wd, "lib"), "commit", "-q", "-m", "x")
-	p.checkHome(t, "git commit in the submodule")
+	p.bash(t, p.sandbox(t), "mkdir -p lib/.githooks && "+p.plantHook("lib/.githooks"))
+	p.commitOutside(t, filepath.Join(p.wd, "lib"))
 }
 
 // A command that left named pipes where git directories' files are read
