@@ -63,7 +63,7 @@ func (g *Gate) screenBash(call Call) bashScreen {
 	if !ok {
 		return bashScreen{}
 	}
-	a := shellscan.Analyze(line, shellscan.Options{Home: g.home, Workdir: g.workdir, ReadRecipe: readRecipe, SecretVars: g.opts.SecretEnv})
+	a := shellscan.Analyze(line, shellscan.Options{Home: g.home, Workdir: g.workdir, ReadRecipe: readRecipe, SecretVars: g.secretVars()})
 	s := bashScreen{secret: g.secretRead(a)}
 	if a.Opaque {
 		s.opaque = a.Reason()

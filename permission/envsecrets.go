@@ -3,6 +3,7 @@ package permission
 import (
 	"os"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
@@ -40,6 +41,27 @@ func (g *Gate) withEnvSecrets() *Gate {
 	c.secrets = append(slices.Clip(g.secrets), extra...)
 	c.line = nil // made for g's secrets
 	return &c
+}
+
+// secretVars names the variables a bash line must not print:
+// GateOptions.SecretEnv's, and those of the line's environment whose value
+// is a URL with a password in it (HTTPS_PROXY=http://u:pw@proxy:3128,
+// PIP_INDEX_URL=https://u:token@host/simple), whatever their names say,
+// as the sandbox keeps them from commands (see
+// [secretpaths.CredentialValue]). The environment is GateOptions.BashEnv's,
+// read again for each line, or the gate process's own when that is not set.
+func (g *Gate) secretVars() []string {
+	env := g.bashEnv()
+	if g.opts.BashEnv == nil {
+		env = os.Environ()
+	}
+	names := g.opts.SecretEnv
+	for _, kv := range env {
+		if name, v, ok := strings.Cut(kv, "="); ok && secretpaths.CredentialValue(v) && !slices.Contains(names, name) {
+			names = append(slices.Clip(names), name)
+		}
+	}
+	return names
 }
 
 // withSecretSet returns a copy of g whose secret locations are resolved

@@ -97,3 +97,36 @@ func TestBashSecretReadsEnvValuesGatecred67(t *testing.T) {
 		t.Errorf("no GNUPGHOME: %q asked, want it allowed", line)
 	}
 }
+
+// A variable whose value is a URL with a password in it holds a
+// credential whatever its name says (HTTPS_PROXY=http://u:pw@proxy, a
+// PIP_INDEX_URL with a token): a line that prints it asks, as one printing
+// GITHUB_TOKEN does, and the sandbox keeps it from commands (review of
+// round 127). The same variables without a password, and variables the
+// line does not print, stay allowed.
+func TestBashPrintsCredentialValues(t *testing.T) {
+	home, wd := secretHome(t)
+	env := []string{"HTTPS_PROXY=http://u:pw@proxy.invalid:3128", "PIP_INDEX_URL=https://__token__:tok@pypi.invalid/simple",
+		"http_proxy=http://proxy.invalid:3128", "PIP_EXTRA_INDEX_URL=https://pypi.invalid/simple", "PATH=/usr/bin:/bin"}
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		BashEnv: func() []string { return env }})
+	for _, c := range []struct {
+		line string
+		want permission.Decision
+	}{
+		{`echo $HTTPS_PROXY`, permission.Ask},
+		{`echo "x=${PIP_INDEX_URL}"`, permission.Ask},
+		{`printenv HTTPS_PROXY`, permission.Ask},
+		{`echo $http_proxy`, permission.Allow},
+		{`echo "$PIP_EXTRA_INDEX_URL"`, permission.Allow},
+		{`curl -s https://example.invalid/ -o /dev/null`, permission.Allow},
+	} {
+		v, err := g.Decide(t.Context(), secretCall(c.line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Decision != c.want || c.want == permission.Ask && v.RuleID != permission.RuleBashSecretRead {
+			t.Errorf("%q: %v %s (%s), want %v", c.line, v.Decision, v.RuleID, v.Reason, c.want)
+		}
+	}
+}
