@@ -122,6 +122,20 @@ func (p *rt127) commitOutside(t *testing.T, dir string) {
 	p.checkHome(t, "git commit in "+dir)
 }
 
+// addSubmodule makes a repository of one commit beside the workdir and
+// adds it, checked out, as the submodule lib of the workdir's repository,
+// whose git directory is then .git/modules/lib.
+func (p *rt127) addSubmodule(t *testing.T) {
+	t.Helper()
+	lib := filepath.Join(p.dir, "libsrc")
+	p.git(t, p.dir, "init", "-q", lib)
+	writeFile(t, filepath.Join(lib, "lib.txt"), "lib\n")
+	p.git(t, lib, "add", "lib.txt")
+	p.git(t, lib, "commit", "-q", "-m", "lib")
+	p.git(t, p.wd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	p.git(t, p.wd, "commit", "-q", "-m", "submodule")
+}
+
 // fsmonitor is a git configuration whose core.fsmonitor runs p.pwned.
 func (p *rt127) fsmonitor() string {
 	return "[core]\n\tfsmonitor = \"" + p.pwned() + "; false\"\n"
@@ -204,16 +218,7 @@ func TestRT127LinkedWorktreesAreReadOnly(t *testing.T) {
 // hooks at a commit in the submodule.
 func TestRT127SubmoduleGitDirectoriesAreReadOnly(t *testing.T) {
 	p := newRT127(t)
-	lib := filepath.Join(p.dir, "libsrc")
-	if err := os.MkdirAll(lib, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p.git(t, lib, "init", "-q", ".")
-	writeFile(t, filepath.Join(lib, "lib.txt"), "lib\n")
-	p.git(t, lib, "add", "lib.txt")
-	p.git(t, lib, "commit", "-q", "-m", "lib")
-	p.git(t, p.wd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
-	p.git(t, p.wd, "commit", "-q", "-m", "submodule")
+	p.addSubmodule(t)
 	sb := p.sandbox(t)
 	p.bash(t, sb, "printf '"+p.fsmonitor()+"' >> .git/modules/lib/config; printf '#!/bin/sh\\n"+p.pwned()+"\\n' > .git/modules/lib/hooks/pre-commit; chmod +x .git/modules/lib/hooks/pre-commit")
 	p.git(t, p.wd, "status", "--short")

@@ -117,13 +117,7 @@ func TestReview127SubmoduleGitFileIsReadOnly(t *testing.T) {
 // with more git directories than the reader reads.
 func testSubmoduleGitFile(t *testing.T, fill bool) {
 	p := newRT127(t)
-	lib := filepath.Join(p.dir, "libsrc")
-	p.git(t, p.dir, "init", "-q", lib)
-	writeFile(t, filepath.Join(lib, "lib.txt"), "lib\n")
-	p.git(t, lib, "add", "lib.txt")
-	p.git(t, lib, "commit", "-q", "-m", "lib")
-	p.git(t, p.wd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
-	p.git(t, p.wd, "commit", "-q", "-m", "submodule")
+	p.addSubmodule(t)
 	if fill {
 		p.bash(t, p.sandbox(t), "for i in $(seq 70); do mkdir -p .git/modules/m$i && echo ref: refs/heads/main > .git/modules/m$i/HEAD && : > .git/modules/m$i/config; done")
 	}
@@ -178,13 +172,7 @@ func TestReview127CredentialVariablesOfTheCommandsEnvironmentAreHidden(t *testin
 // hook put in lib/.githooks ran at the user's git commit in lib.
 func TestReview127UsersHooksPathInASubmoduleIsReadOnly(t *testing.T) {
 	p := newRT127(t)
-	lib := filepath.Join(p.dir, "libsrc")
-	p.git(t, p.dir, "init", "-q", lib)
-	writeFile(t, filepath.Join(lib, "lib.txt"), "lib\n")
-	p.git(t, lib, "add", "lib.txt")
-	p.git(t, lib, "commit", "-q", "-m", "lib")
-	p.git(t, p.wd, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
-	p.git(t, p.wd, "commit", "-q", "-m", "submodule")
+	p.addSubmodule(t)
 	p.git(t, p.wd, "config", "--global", "core.hooksPath", ".githooks")
 	p.bash(t, p.sandbox(t), "mkdir -p lib/.githooks && "+p.plantHook("lib/.githooks"))
 	p.commitOutside(t, filepath.Join(p.wd, "lib"))
