@@ -274,7 +274,7 @@ func TestRT127SessionKeyringIsOutOfReach(t *testing.T) {
 // and often other tokens: an allowed python3 x.py printed them from its
 // environment, and any command read them from bubblewrap's
 // /proc/1/environ. A project's sandbox now leaves every credential
-// variable out (HiddenEnv, filled by ProjectOptions), and a host adds the
+// variable out (HideCredentialEnv, set by ProjectOptions), and a host adds the
 // ones it knows by other names.
 func TestRT127CredentialVariablesAreHidden(t *testing.T) {
 	paths, home := project(t)

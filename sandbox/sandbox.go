@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -177,14 +176,14 @@ func protectedInSandbox(paths storage.ProjectPaths) []string {
 // credential locations, the registry logins of the runtime directories:
 // $XDG_RUNTIME_DIR/containers/auth.json, /run/user/<uid>/…). userHome "" means os.UserHomeDir(); without a
 // user home only the data homes and the system's files are hidden.
-// HiddenEnv holds the variables of the host's environment whose names say
+// HideCredentialEnv is set: Wrap leaves out of each command's environment
+// (the host's, or the one cmd.Env gives) the variables whose names say
 // they hold a credential ([secretpaths.CredentialVar]: ANTHROPIC_API_KEY,
 // GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, PGPASSWORD, DATABASE_URL,
 // SENTRY_DSN, NPM_CONFIG__AUTH …) and those whose values are URLs with a
-// password ([secretpaths.CredentialValue]: HTTPS_PROXY=http://u:p@proxy); a host
-// adds any other variable that holds a secret (the key of an encoded data
-// home). HideCredentialEnv is set, so that such a variable the command's
-// own environment carries is left out too. Network is off. The permission gate asks before a bash line reads any
+// password ([secretpaths.CredentialValue]: HTTPS_PROXY=http://u:p@proxy);
+// a host adds to HiddenEnv any other variable that holds a secret (the
+// key of an encoded data home). Network is off. The permission gate asks before a bash line reads any
 // of them, from the same list.
 //
 // It reads the user's home directory, so call it when the sandbox is
@@ -211,12 +210,6 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	}
 	opts.ReadOnlyFiles = append(files, bareGuard(opts.Workdir)...)
 	opts.HideCredentialEnv = true
-	for _, kv := range os.Environ() {
-		name, value, ok := strings.Cut(kv, "=")
-		if ok && (secretpaths.CredentialVar(name) || secretpaths.CredentialValue(value)) && !slices.Contains(opts.HiddenEnv, name) {
-			opts.HiddenEnv = append(opts.HiddenEnv, name)
-		}
-	}
 	secrets := secretpaths.DataHomes(userHome)
 	secrets = append(secrets, secretpaths.UserCredentials(userHome)...)
 	for _, p := range secretpaths.EnvHiddenCredentials(os.Environ()) {
