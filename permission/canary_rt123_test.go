@@ -258,21 +258,40 @@ func checkSettingsCanaries(t *testing.T, hostile []settingsCanary, ordinary []se
 // is left out.
 func rt123Decided(t *testing.T, tool, line string, files map[string]string, want permission.Decision) (home, wd string, ok bool) {
 	t.Helper()
+	return decidedIn(t, tool, line, fmt.Sprintf("%q", files), want, func(home, wd string) {
+		abs := strings.NewReplacer("HOMEDIR", home, "WORKDIR", wd)
+		written := map[string]string{}
+		for name, text := range files {
+			written[name] = abs.Replace(text)
+		}
+		writeTreeMode(t, wd, written, 0o644)
+	})
+}
+
+// decidedIn makes round 84's unlinked home and project, lets prepare
+// fill them, and checks that the gate's decision about line there is
+// want (about says what the project holds, for the message); ok is false
+// when tool is not installed, so that its real run is left out.
+func decidedIn(t *testing.T, tool, line, about string, want permission.Decision, prepare func(home, wd string)) (home, wd string, ok bool) {
+	t.Helper()
 	home, wd = unlinkedFixture(t)
-	abs := strings.NewReplacer("HOMEDIR", home, "WORKDIR", wd)
-	written := map[string]string{}
-	for name, text := range files {
-		written[name] = abs.Replace(text)
-	}
-	writeTreeMode(t, wd, written, 0o644)
+	prepare(home, wd)
 	if v := secretDecider(t, home, wd)(line); v.Decision != want {
-		t.Errorf("%q with %q: %v (%s), want %v", line, files, v.Decision, v.Reason, want)
+		t.Errorf("%q with %s: %v (%s), want %v", line, about, v.Decision, v.Reason, want)
 	}
 	if _, err := exec.LookPath(tool); err != nil {
 		tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", tool, line), tooltest.CanaryTools)
 		return home, wd, false
 	}
 	return home, wd, true
+}
+
+// linkIn makes the symbolic link wd/link -> to.
+func linkIn(t *testing.T, wd, link, to string) {
+	t.Helper()
+	if err := os.Symlink(to, filepath.Join(wd, link)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestCanaryRT123Linked checks that each line of canaryRT123Linked asks
@@ -283,19 +302,14 @@ func TestCanaryRT123Linked(t *testing.T) {
 	for i, c := range canaryRT123Linked {
 		t.Run(fmt.Sprintf("%s/%d", c.tool, i), func(t *testing.T) {
 			t.Parallel()
-			home, wd := unlinkedFixture(t)
-			writeTreeMode(t, wd, c.files, 0o644)
-			if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(c.to, filepath.Join(wd, c.link)); err != nil {
-				t.Fatal(err)
-			}
-			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Ask {
-				t.Errorf("%q with %s -> %s: %v (%s), want an ask", c.line, c.link, c.to, v.Decision, v.Reason)
-			}
-			if _, err := exec.LookPath(c.tool); err != nil {
-				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
+			home, wd, ok := decidedIn(t, c.tool, c.line, c.link+" -> "+c.to, permission.Ask, func(home, wd string) {
+				writeTreeMode(t, wd, c.files, 0o644)
+				if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				linkIn(t, wd, c.link, c.to)
+			})
+			if !ok {
 				return
 			}
 			out := runIn(t, home, wd, c.line)

@@ -5,11 +5,9 @@ package permission_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/permission"
 )
 
@@ -51,16 +49,11 @@ func TestCanaryWrittenLink(t *testing.T) {
 	for i, c := range canaryWrittenLink {
 		t.Run(fmt.Sprintf("%s/%d", c.tool, i), func(t *testing.T) {
 			t.Parallel()
-			home, wd := unlinkedFixture(t)
-			writeTreeMode(t, wd, c.files, 0o755)
-			if err := os.Symlink(c.to, filepath.Join(wd, c.link)); err != nil {
-				t.Fatal(err)
-			}
-			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Ask {
-				t.Errorf("%q with %s -> %s: %v (%s), want an ask", c.line, c.link, c.to, v.Decision, v.Reason)
-			}
-			if _, err := exec.LookPath(c.tool); err != nil {
-				tooltest.LeftOut(t, fmt.Sprintf("%s is not installed: the real run of %q is left out", c.tool, c.line), tooltest.CanaryTools)
+			home, wd, ok := decidedIn(t, c.tool, c.line, c.link+" -> "+c.to, permission.Ask, func(home, wd string) {
+				writeTreeMode(t, wd, c.files, 0o755)
+				linkIn(t, wd, c.link, c.to)
+			})
+			if !ok {
 				return
 			}
 			out := runIn(t, home, wd, c.line)
@@ -74,9 +67,7 @@ func TestCanaryWrittenLink(t *testing.T) {
 			t.Parallel()
 			home, wd := unlinkedFixture(t)
 			writeTreeMode(t, wd, map[string]string{"doc/README.md": "# x\n"}, 0o644)
-			if err := os.Symlink(c.to, filepath.Join(wd, c.link)); err != nil {
-				t.Fatal(err)
-			}
+			linkIn(t, wd, c.link, c.to)
 			if v := secretDecider(t, home, wd)(c.line); v.Decision != permission.Allow {
 				t.Errorf("%q with %s -> %s: %v (%s), want it allowed", c.line, c.link, c.to, v.Decision, v.Reason)
 			}
