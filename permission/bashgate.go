@@ -176,13 +176,6 @@ func (g *Gate) screenBash(call Call) bashScreen {
 						s.opaque = why
 						break
 					}
-					if acc.Mode != shellscan.Write || len(a.Commands) < 2 {
-						continue
-					}
-					if why := g.writesThroughLink(m, acc.Path); why != "" {
-						s.opaque = why
-						break
-					}
 				}
 				continue
 			}
@@ -196,9 +189,6 @@ func (g *Gate) screenBash(call Call) bashScreen {
 				if why := g.outsideOrdinary(target, acc.Mode); why != "" {
 					s.opaque = why
 				}
-			}
-			if s.opaque == "" && acc.Mode == shellscan.Write && len(a.Commands) > 1 {
-				s.opaque = g.writesThroughLink(target, acc.Path)
 			}
 		}
 	}
@@ -721,34 +711,6 @@ func (g *Gate) outsideOrdinary(target string, mode shellscan.Mode) string {
 	}
 	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
 		return "the command writes to a file with other hard links: " + clip(target)
-	}
-	return ""
-}
-
-// writesThroughLink says why a write of target (name as the line gives
-// it) is opaque when a symbolic link in the workdir lies on its way or is
-// the file itself, and its chain ends in the workdir: the analysis judges
-// what a later command of the line runs as code by the names the line
-// shows, so echo … > mk && make, with a project's mk -> GNUmakefile, and
-// printf … > b/tsc && npx tsc, with b -> node_modules/.bin, ran what the
-// line wrote (stop 62). A link that leads out of the workdir is
-// outsideOrdinary's. It returns "" otherwise. The caller asks it only
-// for a line of more than one command: a later command of the same line
-// is what runs the file under its other name (the gate keeps no memory
-// between lines), so echo x > CLAUDE.md, with CLAUDE.md -> AGENTS.md,
-// stays allowed.
-func (g *Gate) writesThroughLink(target, name string) string {
-	if g.workdir == "" {
-		return ""
-	}
-	wd, lexical := filepath.Clean(g.workdir), filepath.Clean(target)
-	rel, err := filepath.Rel(wd, lexical)
-	if err != nil || !filepath.IsLocal(rel) {
-		return ""
-	}
-	realWd := g.lookups().Resolve(wd)
-	if real := g.lookups().Resolve(lexical); pathmatch.Within(real, realWd) && real != filepath.Join(realWd, rel) {
-		return "the command writes " + clip(name) + " through a symbolic link, to a file a later command may run as code under another name"
 	}
 	return ""
 }

@@ -30,8 +30,8 @@ var canaryWrittenLink = []struct {
 }
 
 // canaryWrittenLinkOrdinary are writes in a project that holds links,
-// not through them, and lines of one command that write through one
-// (no later command of the line runs what it wrote), which stay allowed.
+// not through them, and lines that write through one where no later
+// command of the line runs what it wrote, which stay allowed.
 var canaryWrittenLinkOrdinary = []struct {
 	line, link, to string
 }{
@@ -40,6 +40,10 @@ var canaryWrittenLinkOrdinary = []struct {
 	{`echo '# x' > README.md`, "README.md", "doc/README.md"},
 	{`sed -i 's/x/y/' CLAUDE.md`, "CLAUDE.md", "doc/README.md"},
 	{`printf 'y\n' >> d/README.md`, "d", "doc"},
+	// A line of more commands that runs none of what it wrote.
+	{`sed -i 's/x/y/' CLAUDE.md && git diff --stat`, "CLAUDE.md", "doc/README.md"},
+	{`echo '# y' > README.md; cat README.md | wc -l`, "README.md", "doc/README.md"},
+	{`printf 'y\n' >> d/README.md && ls d && git status --short`, "d", "doc"},
 }
 
 // TestCanaryWrittenLink checks that each line of canaryWrittenLink asks

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -1107,6 +1108,49 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 		return
 	}
 	an.a.accesses = append(an.a.accesses, access{mode: mode, path: w.text, tree: tree, redirect: redirect, pattern: w.pattern})
+	if mode == modeWrite {
+		an.writeThroughLinks(len(an.a.accesses) - 1)
+	}
+}
+
+// writeThroughLinks records, beside the write at index i, a write of the
+// file it reaches once the symbolic links of the workdir on its way are
+// followed, where that is another name in the workdir: cat kit/package.json
+// > pj && npm test, with pj -> package.json, and printf … > b/tsc && npx
+// tsc, with b -> node_modules/.bin, wrote the file a later command ran as
+// code under the name the link leads to, while the checks of what a line
+// runs after writing it compare names (stop 62). The links are looked up
+// as they are now; one the line itself makes is linkFrom's. A write that
+// leads out of the workdir is the caller's to judge (it resolves every
+// path it checks), as is any write when the workdir is unknown.
+func (an *analyzer) writeThroughLinks(i int) {
+	if an.workdir == "" || !path.IsAbs(an.workdir) {
+		return
+	}
+	acc := an.a.accesses[i]
+	wd := path.Clean(an.workdir)
+	realWd := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(wd)))
+	seen := map[string]bool{}
+	for _, c := range an.a.cwds {
+		abs := an.resolve(c, acc.path)
+		dir, rest := abs, ""
+		if acc.pattern {
+			dir = filepath.ToSlash(pathmatch.LiteralDir(filepath.FromSlash(abs)))
+			rest = strings.TrimPrefix(abs, dir)
+		}
+		real := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(dir)))
+		if real == dir || !within(real, realWd) {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(real, realWd), "/")
+		alias := path.Join(wd, rel) + rest
+		if alias == abs || seen[alias] || len(an.a.accesses) >= maxAccessPaths {
+			continue
+		}
+		seen[alias] = true
+		acc.path = alias
+		an.a.accesses = append(an.a.accesses, acc)
+	}
 }
 
 // unknownArgs records the words of a command the analysis does not model

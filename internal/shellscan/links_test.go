@@ -1,6 +1,8 @@
 package shellscan
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,6 +56,65 @@ func TestUnmodelledWordsAfterALinkAreOpaque(t *testing.T) {
 		}
 		if got != tt.opaque {
 			t.Errorf("%q: opaque after a link %v, want %v (reasons %v)", tt.line, got, tt.opaque, a.reasons)
+		}
+	}
+}
+
+// A file written through a link of the workdir that a later command of
+// the line runs under the name the link leads to is code the line wrote:
+// the write is recorded under both names. Writes through links that no
+// later command runs, and writes not through a link, stay understood.
+func TestWritesThroughProjectLinks(t *testing.T) {
+	wd := t.TempDir()
+	for name, text := range map[string]string{
+		"package.json":          `{"scripts": {"test": "echo ok"}}`,
+		"node_modules/.bin/tsc": "#!/bin/sh\necho ok\n",
+		"doc/README.md":         "# x\n",
+		"GNUmakefile":           "all: ; @echo ok\n",
+	} {
+		p := filepath.Join(wd, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{
+		"pj":        "package.json",
+		"b":         "node_modules/.bin",
+		"CLAUDE.md": "doc/README.md",
+		"e":         ".",
+		"out":       "/tmp",
+	} {
+		if err := os.Symlink(to, filepath.Join(wd, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		line   string
+		opaque bool
+	}{
+		{"cat kit/package.json > pj && npm test", true},
+		{"cp x.json pj; npm test", true},
+		{"printf '#!/bin/sh\\nid\\n' > b/tsc && npx tsc", true},
+		{"sed -i s/ok/id/ b/t?c && npx tsc", true},
+		{"echo 'all: ; id' > e/GNUmakefile && make", true},
+		{"cd e && echo 'all: ; id' > GNUmakefile; make", true},
+		// The name the line runs is the one it wrote: opaque as before.
+		{"cat kit/package.json > package.json && npm test", true},
+		// Nothing later runs what the line wrote.
+		{"cat kit/package.json > pj", false},
+		{"npm test && cat kit/package.json > pj", false},
+		{"sed -i s/x/y/ CLAUDE.md && git diff --stat", false},
+		{"echo y >> e/doc/README.md && cat doc/README.md", false},
+		{"echo x > out/log && npm test", false},
+		{"echo x > notes.txt && npm test", false},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.line, Options{Home: "/home/u", Workdir: wd})
+		if a.Opaque != tt.opaque {
+			t.Errorf("%q: opaque %v (%q), want %v", tt.line, a.Opaque, a.Reasons, tt.opaque)
 		}
 	}
 }
