@@ -185,6 +185,12 @@ func TestBashAnalysisListsFileAccesses(t *testing.T) {
 		{"GrepPattern", "grep -r pat src", []string{"reads src"}},
 		{"GrepE", "grep -e pat src", []string{"reads src"}},
 		{"SortO", "sort -o out in", []string{"writes out", "reads in"}},
+		// macOS's base64 writes -o FILE; -b and GNU's -w take a count.
+		{"Base64O", "base64 -d -o out in", []string{"writes out", "reads in"}},
+		{"Base64IO", "base64 -D -i in -o out", []string{"reads in", "writes out"}},
+		{"Base64Cluster", "base64 -do out in", []string{"writes out", "reads in"}},
+		{"Base64Long", "base64 --input=in --output out", []string{"reads in", "writes out"}},
+		{"Base64Wrap", "base64 -w 0 in; base64 -b 76 in", []string{"reads in", "reads in"}},
 		{"Tee", "a | tee -a x y", []string{"writes x", "writes y"}},
 		{"Cp", "cp a b dir", []string{"reads a", "reads b", "writes dir", "writes dir/a", "writes dir/b"}},
 		{"CpRecursive", "cp -r a dir", []string{"reads a", "writes dir +tree", "writes dir/a +tree"}},

@@ -833,7 +833,7 @@ var compressorSet = lazy[map[string]bool]{build: func() map[string]bool {
 var fileCommands = lazy[map[string]fileSpec]{build: func() map[string]fileSpec {
 	read := fileSpec{mode: modeRead}
 	m := map[string]fileSpec{}
-	for _, n := range []string{"cat", "tac", "less", "more", "nl", "wc", "od", "hexdump", "base64",
+	for _, n := range []string{"cat", "tac", "less", "more", "nl", "wc", "od", "hexdump",
 		"base32", "strings", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
 		"b2sum", "cksum", "sum", "file", "stat", "diff", "cmp", "comm", "paste", "column", "fold",
 		"fmt", "rev", "bat", "view", "readlink", "realpath", "du", "ls", "tree"} {
@@ -842,6 +842,12 @@ var fileCommands = lazy[map[string]fileSpec]{build: func() map[string]fileSpec {
 	m["head"] = fileSpec{mode: modeRead, short: "nc"}
 	m["tail"] = fileSpec{mode: modeRead, short: "ncs"}
 	m["xxd"] = fileSpec{mode: modeRead} // see fileCommand
+	// macOS's base64 reads -i FILE and writes -o FILE (--input=,
+	// --output=); -b (its --break) and GNU's -w (--wrap) take a count.
+	// GNU's -i (--ignore-garbage) takes no value: taking the next word
+	// as one reads it either way.
+	m["base64"] = fileSpec{mode: modeRead, short: "biow", long: []string{"--break", "--input", "--output", "--wrap"},
+		paths: map[string]accessMode{"-i": modeRead, "--input": modeRead, "-o": modeWrite, "--output": modeWrite}}
 	m["tree"] = fileSpec{mode: modeRead, short: "LPIHTo", paths: map[string]accessMode{"-o": modeWrite}}
 	m["shuf"] = fileSpec{mode: modeRead, short: "ino", long: []string{"--input-range", "--head-count", "--output", "--random-source"},
 		paths: map[string]accessMode{"-o": modeWrite, "--output": modeWrite, "--random-source": modeRead}}
