@@ -1,0 +1,23 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ctime returns the modification time of fi: elsewhere the check never
+// runs (bubblewrap is Linux's), this only keeps the package building.
+func ctime(fi fs.FileInfo) time.Time { return fi.ModTime() }
+
+// renameNoReplace renames old to new in the directory d, failing with an
+// error matching fs.ErrExist when new exists (checked first: not atomic).
+func renameNoReplace(d *os.File, old, new string) error {
+	if _, err := os.Lstat(filepath.Join(d.Name(), new)); err == nil {
+		return fs.ErrExist
+	}
+	return os.Rename(filepath.Join(d.Name(), old), filepath.Join(d.Name(), new))
+}
