@@ -303,8 +303,10 @@ func (b *bashTool) call(ctx context.Context, c *tool.Call, in bashInput) (tool.R
 	return b.foreground(ctx, in.Command)
 }
 
-// foreground runs command and waits for it.
-func (b *bashTool) foreground(ctx context.Context, command string) (tool.Result, error) {
+// foreground runs command and waits for it. When the sandbox's check
+// after the command fails, the call fails with its error (a
+// *sandbox.RepoCheckError), followed by what the result would have said.
+func (b *bashTool) foreground(ctx context.Context, command string) (res tool.Result, err error) {
 	var out []byte
 	exceeded := make(chan struct{})
 	sink := func(p []byte) bool {
@@ -332,6 +334,14 @@ func (b *bashTool) foreground(ctx context.Context, command string) (tool.Result,
 		cancelled = true
 	}
 	p.stop()
+	if cerr := b.sh.afterRun(ctx); cerr != nil {
+		defer func() {
+			if err == nil {
+				err = fmt.Errorf("%w\n%s", cerr, strings.TrimPrefix(res.Content, "Error: "))
+				res = tool.Result{}
+			}
+		}()
+	}
 	// The reader has returned: out is complete and exceeded settled.
 	select {
 	case <-exceeded:
