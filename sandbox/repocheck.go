@@ -246,61 +246,82 @@ func (s *checkRun) gitlinks() {
 // walk walks the whole workdir, without following links, for
 // repositories.
 func (s *checkRun) walk() {
-	stack := []string{"."}
-	for len(stack) > 0 {
-		if s.ctx.Err() != nil {
-			s.incomplete = "cancelled: " + s.ctx.Err().Error()
-			return
+	f, err := s.root.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		s.incomplete = "cannot read the workdir: " + err.Error()
+		return
+	}
+	defer f.Close()
+	s.walkDir(f, ".", 0)
+}
+
+// maxOpenDepth is how deep the walk keeps directories open to open
+// their children by name; deeper, it opens each by its path from the
+// workdir, which is slower.
+const maxOpenDepth = 48
+
+// walkDir looks at the directory dir, open as f, and below it.
+func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
+	if s.incomplete != "" {
+		return
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.incomplete = "cancelled: " + err.Error()
+		return
+	}
+	var entries []fs.DirEntry
+	for {
+		batch, err := f.ReadDir(4096)
+		entries = append(entries, batch...)
+		s.budget -= len(batch)
+		if err != nil || len(batch) == 0 || s.budget < 0 {
+			break
 		}
-		dir := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		f, err := s.root.OpenFile(dir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	}
+	if s.budget < 0 {
+		s.incomplete = fmt.Sprintf("more than %d entries", maxCheckEntries)
+		return
+	}
+	gitDirLike, hasHead := false, false
+	for _, e := range entries {
+		switch e.Name() {
+		case "HEAD":
+			hasHead = true
+		case "objects", "refs", "commondir":
+			gitDirLike = true
+		}
+	}
+	if hasHead && gitDirLike && dir != "." && filepath.Base(dir) != ".git" && !s.c.knownDirs[dir] {
+		s.gitDirCandidate(dir)
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if s.c.moved[p] {
+			continue
+		}
+		if e.Name() == ".git" && p != ".git" {
+			if fi, err := e.Info(); err == nil {
+				s.candidate(p, fi, false)
+			}
+		}
+		if !e.Type().IsDir() {
+			continue
+		}
+		var sub *os.File
+		var err error
+		if depth < maxOpenDepth {
+			sub, err = openDirAt(f, e.Name())
+		} else {
+			sub, err = s.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+		}
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) && s.incomplete == "" {
-				s.incomplete = "cannot read " + dir + ": " + err.Error()
+				s.incomplete = "cannot read " + p + ": " + err.Error()
 			}
 			continue
 		}
-		var entries []fs.DirEntry
-		for {
-			batch, err := f.ReadDir(4096)
-			entries = append(entries, batch...)
-			s.budget -= len(batch)
-			if err != nil || len(batch) == 0 || s.budget < 0 {
-				break
-			}
-		}
-		f.Close()
-		if s.budget < 0 {
-			s.incomplete = fmt.Sprintf("more than %d entries", maxCheckEntries)
-			return
-		}
-		gitDirLike, hasHead := false, false
-		for _, e := range entries {
-			switch e.Name() {
-			case "HEAD":
-				hasHead = true
-			case "objects", "refs", "commondir":
-				gitDirLike = true
-			}
-		}
-		for _, e := range entries {
-			p := filepath.Join(dir, e.Name())
-			if s.c.moved[p] {
-				continue
-			}
-			if e.Name() == ".git" && p != ".git" {
-				if fi, err := e.Info(); err == nil {
-					s.candidate(p, fi, false)
-				}
-			}
-			if e.Type().IsDir() {
-				stack = append(stack, p)
-			}
-		}
-		if hasHead && gitDirLike && dir != "." && filepath.Base(dir) != ".git" && !s.c.knownDirs[dir] {
-			s.gitDirCandidate(dir)
-		}
+		s.walkDir(sub, p, depth+1)
+		sub.Close()
 	}
 }
 

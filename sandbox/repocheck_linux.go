@@ -28,3 +28,13 @@ func renameNoReplace(d *os.File, old, new string) error {
 	}
 	return nil
 }
+
+// openDirAt opens the directory name (one name, no slash) of the open
+// directory parent, not following a link and not blocking on a fifo.
+func openDirAt(parent *os.File, name string) (*os.File, error) {
+	fd, err := unix.Openat(int(parent.Fd()), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "openat", Path: name, Err: err}
+	}
+	return os.NewFile(uintptr(fd), name), nil
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -20,4 +21,15 @@ func renameNoReplace(d *os.File, old, new string) error {
 		return fs.ErrExist
 	}
 	return os.Rename(filepath.Join(d.Name(), old), filepath.Join(d.Name(), new))
+}
+
+// openDirAt opens the directory name of the open directory parent, not
+// following a link.
+func openDirAt(parent *os.File, name string) (*os.File, error) {
+	r, err := os.OpenRoot(parent.Name())
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 }
