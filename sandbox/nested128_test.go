@@ -141,8 +141,9 @@ func TestPlantedRepositoriesAreMovedAside(t *testing.T) {
 }
 
 // A plain git init or git clone in the sandbox (sample hooks only, no
-// setting that runs a program), and a repository with hooks that was
-// there before the sandbox was made, stay as they are: the check returns
+// setting that runs a program), a linked worktree, a submodule, and a
+// repository with a hook that was there before the sandbox was made, in
+// which the user commits meanwhile, stay as they are: the check returns
 // nil and moves nothing.
 func TestPlainRepositoriesStayUntouched(t *testing.T) {
 	p := newRT127(t)
@@ -157,6 +158,8 @@ func TestPlainRepositoriesStayUntouched(t *testing.T) {
 	if !strings.Contains(out, "done") {
 		t.Fatalf("sandboxed git: %s", out)
 	}
+	// The user commits in their own repository with a hook meanwhile.
+	p.git(t, filepath.Join(p.wd, "mine"), "commit", "-q", "--allow-empty", "-m", "mine")
 	if rce := afterRun(t, sb); rce != nil {
 		t.Fatalf("AfterRun = %v, want nil", rce)
 	}
@@ -174,7 +177,9 @@ func TestPlainRepositoriesStayUntouched(t *testing.T) {
 func TestRepositoryCheckOpensNoFifoAndFollowsNoLink(t *testing.T) {
 	p := newRT127(t)
 	sb := p.sandbox(t)
-	p.bash(t, sb, "git init -q a && rm a/.git/config && mkfifo a/.git/config && git init -q b && rm -r b/.git/hooks && ln -s "+p.home+" b/.git/hooks")
+	if out := p.bash(t, sb, "git init -q a && rm a/.git/config && mkfifo a/.git/config && git init -q b && rm -r b/.git/hooks && ln -s "+p.home+" b/.git/hooks && echo planted"); !strings.Contains(out, "planted") {
+		t.Fatalf("planting: %s", out)
+	}
 	done := make(chan *sandbox.RepoCheckError, 1)
 	go func() {
 		ar := sb

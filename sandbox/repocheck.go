@@ -87,7 +87,7 @@ func (e *RepoCheckError) Error() string {
 		b.WriteString("a command left git repositories that would run programs outside the sandbox (git status, diff, commit … there or, through a gitlink, in the project)")
 	}
 	for _, q := range e.Moved {
-		fmt.Fprintf(&b, "; moved %s (%s) to %s: check it, then restore it with mv %s %s",
+		fmt.Fprintf(&b, "; moved %s (%s) to %s: read its config and hooks without running git there; to keep it, after the session (it is moved aside again until then), mv %s %s",
 			q.Path, strings.Join(q.Reasons, ", "), q.MovedTo, shellQuote(q.MovedTo), shellQuote(q.Path))
 	}
 	for _, q := range e.Failed {
@@ -184,7 +184,7 @@ func (b *Bubblewrap) AfterRun(ctx context.Context) error {
 		return &RepoCheckError{Workdir: b.opts.Workdir, Incomplete: "cannot open the workdir: " + err.Error()}
 	}
 	defer root.Close()
-	s := &checkRun{c: c, root: root, ctx: ctx, seen: map[string]bool{}, budget: maxCheckEntries}
+	s := &checkRun{c: c, root: root, wd: b.opts.Workdir, ctx: ctx, seen: map[string]bool{}, budget: maxCheckEntries}
 	s.gitlinks()
 	s.walk()
 	s.quarantine()
@@ -206,21 +206,20 @@ func (b *Bubblewrap) AfterRun(ctx context.Context) error {
 type checkRun struct {
 	c          *repoCheck
 	root       *os.Root
+	wd         string // the workdir, as the options name it
 	ctx        context.Context
 	seen       map[string]bool // candidates looked at, relative
 	budget     int
 	incomplete string
 	found      []QuarantinedRepo
-	indexTime  time.Time // the ctime of .git/index
 }
 
 // gitlinks looks at the repository of every gitlink in .git/index.
 func (s *checkRun) gitlinks() {
-	data, fi, err := s.read(".git/index", maxCheckIndex)
+	data, _, err := s.read(".git/index", maxCheckIndex)
 	if err != nil {
 		return // no index, or none git reads
 	}
-	s.indexTime = ctime(fi)
 	hashLen := 20
 	if cfg, _, err := s.read(".git/config", maxCheckFile); err == nil {
 		if entries, err := parseGitConfig(cfg); err == nil {
@@ -238,7 +237,7 @@ func (s *checkRun) gitlinks() {
 	for _, l := range links {
 		p := filepath.Join(filepath.FromSlash(l), ".git")
 		if fi, err := s.root.Lstat(p); err == nil {
-			s.candidate(p, fi, true)
+			s.candidate(p, fi)
 		}
 	}
 }
@@ -291,17 +290,16 @@ func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
 			gitDirLike = true
 		}
 	}
-	if hasHead && gitDirLike && dir != "." && filepath.Base(dir) != ".git" && !s.c.knownDirs[dir] {
+	if hasHead && gitDirLike && dir != "." && filepath.Base(dir) != ".git" && !s.c.knownDirs[dir] && !s.c.moved[dir] {
 		s.gitDirCandidate(dir)
 	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
-		if s.c.moved[p] {
-			continue
-		}
 		if e.Name() == ".git" && p != ".git" {
-			if fi, err := e.Info(); err == nil {
-				s.candidate(p, fi, false)
+			// Not e.Info: it would look the name up by a path of the
+			// process's, where the workdir's links lead anywhere.
+			if fi, err := s.root.Lstat(p); err == nil {
+				s.candidate(p, fi)
 			}
 		}
 		if !e.Type().IsDir() {
@@ -326,16 +324,17 @@ func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
 }
 
 // candidate looks at the .git p (a directory, a gitdir: file or a link).
-func (s *checkRun) candidate(p string, fi fs.FileInfo, gitlink bool) {
-	if s.seen[p] || s.c.knownFiles[p] {
+func (s *checkRun) candidate(p string, fi fs.FileInfo) {
+	if s.seen[p] || s.c.knownFiles[p] || s.c.moved[p] {
 		return
 	}
 	s.seen[p] = true
 	ev := &evaluation{s: s}
-	if gitlink && !s.indexTime.IsZero() {
-		ev.touch(s.indexTime)
+	if !fi.IsDir() {
+		// What a file or link names is its content; a directory's own
+		// time changes at each commit in it and says nothing.
+		ev.touch(ctime(fi))
 	}
-	ev.touch(ctime(fi))
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		ev.reason("a symbolic link")
@@ -447,17 +446,20 @@ func (s *checkRun) read(p string, limit int64) ([]byte, fs.FileInfo, error) {
 
 // inside resolves target, a path git reads relative to dir (relative to
 // the workdir), and returns it relative to the workdir when it lies there.
+// An absolute target may name the workdir by its real path, as git
+// inside the sandbox sees it.
 func (s *checkRun) inside(dir, target string) (string, bool) {
-	wd := s.root.Name()
 	if !filepath.IsAbs(target) {
-		target = filepath.Join(wd, dir, target)
+		target = filepath.Join(s.wd, dir, target)
 	}
 	target = filepath.Clean(target)
-	if !within(target, wd) {
-		return "", false
+	for _, wd := range []string{s.wd, canonical(s.wd)} {
+		if within(target, wd) {
+			rel, err := filepath.Rel(wd, target)
+			return rel, err == nil
+		}
 	}
-	rel, err := filepath.Rel(wd, target)
-	return rel, err == nil
+	return "", false
 }
 
 // An evaluation gathers why a repository would run code and whether it
@@ -493,10 +495,18 @@ func (ev *evaluation) gitDir(dir string, followCommon bool) {
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			ev.reason("hooks is a symbolic link")
 		} else if f, err := ev.s.root.OpenFile(hooks, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0); err == nil {
-			entries, _ := f.ReadDir(1024)
+			var entries []fs.DirEntry
+			for ev.s.budget >= 0 {
+				batch, err := f.ReadDir(1024)
+				entries = append(entries, batch...)
+				ev.s.budget -= len(batch)
+				if err != nil || len(batch) == 0 {
+					break
+				}
+			}
 			f.Close()
 			for _, e := range entries {
-				if info, err := e.Info(); err == nil {
+				if info, err := ev.s.root.Lstat(filepath.Join(hooks, e.Name())); err == nil {
 					ev.touch(ctime(info))
 				}
 				if !strings.HasSuffix(e.Name(), ".sample") {
