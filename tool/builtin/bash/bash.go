@@ -57,7 +57,14 @@ type Options struct {
 
 	// Sandbox, when set, contains every command the tool runs, in the
 	// foreground and in the background: each is wrapped by it before it
-	// starts, and one it cannot wrap does not run. nil runs commands
+	// starts, and one it cannot wrap does not run. When it is a
+	// [sandbox.AfterRunner] (a *sandbox.Bubblewrap is), its AfterRun runs
+	// once each command and everything it started have ended (a
+	// background one when it ends or is killed), even after the call was
+	// cancelled; its error fails the foreground call ("Error: " and the
+	// error, then the output), or is [Completion.SandboxErr]. A host that
+	// wants the foreground's error as a value wraps the sandbox in a type
+	// of its own whose AfterRun calls the Bubblewrap's. nil runs commands
 	// uncontained, with the rights of the current process.
 	Sandbox sandbox.Sandbox
 
