@@ -30,6 +30,9 @@ var errConfigSyntax = errors.New("git configuration syntax not understood")
 // understand is errConfigSyntax, never a guess.
 func parseGitConfig(data []byte) ([]configEntry, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, errConfigSyntax // git's C strings end there
+	}
 	var out []configEntry
 	section := ""
 	i := 0
@@ -131,75 +134,78 @@ func parseSection(b []byte) (string, int, error) {
 	return name + "." + string(sub), i + 1, nil
 }
 
-// parseValue parses a value after its "=" up to the end of its line and
-// returns it and the bytes it used.
+// parseValue parses a value after its "=" up to the end of its line, as
+// git's parse_value does, and returns it and the bytes it used: blanks
+// outside quotes are kept as spaces between words and dropped at both
+// ends, a "#" or ";" outside quotes starts a comment.
 func parseValue(b []byte) (string, int, error) {
 	var v []byte
-	quoted := false
-	trimTo := 0 // length of v without the trailing blanks outside quotes
+	quoted, comment := false, false
+	trimTo := -1 // where trailing blanks outside quotes begin; -1: none
 	i := 0
 	for ; i < len(b); i++ {
 		c := b[i]
+		if c == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+			continue
+		}
 		if c == '\n' {
-			if quoted {
-				return "", 0, errConfigSyntax
-			}
 			break
+		}
+		if comment {
+			continue
+		}
+		if !quoted && (c == ' ' || c == '\t' || c == '\r') {
+			if len(v) > 0 {
+				if trimTo < 0 {
+					trimTo = len(v)
+				}
+				v = append(v, ' ')
+			}
+			continue
 		}
 		if !quoted && (c == '#' || c == ';') {
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			break
-		}
-		switch c {
-		case ' ', '\t', '\r':
-			if !quoted && len(v) == 0 {
-				continue
-			}
-			if c == '\r' && !quoted && i+1 < len(b) && b[i+1] == '\n' {
-				continue
-			}
-			v = append(v, c)
-			if quoted {
-				trimTo = len(v)
-			}
+			comment = true
 			continue
+		}
+		trimTo = -1
+		switch c {
 		case '"':
 			quoted = !quoted
-			trimTo = len(v)
-			continue
 		case '\\':
 			i++
 			if i >= len(b) {
 				return "", 0, errConfigSyntax
 			}
 			switch b[i] {
+			case '\r':
+				if i+1 < len(b) && b[i+1] == '\n' {
+					i++
+					continue
+				}
+				return "", 0, errConfigSyntax
 			case '\n':
-				continue
 			case 'n':
 				v = append(v, '\n')
 			case 't':
 				v = append(v, '\t')
 			case 'b':
-				if len(v) > 0 {
-					v = v[:len(v)-1]
-				}
+				v = append(v, '\b')
 			case '\\', '"':
 				v = append(v, b[i])
 			default:
 				return "", 0, errConfigSyntax
 			}
-			trimTo = len(v)
-			continue
+		default:
+			v = append(v, c)
 		}
-		v = append(v, c)
-		trimTo = len(v)
 	}
 	if quoted {
 		return "", 0, errConfigSyntax
 	}
-	return string(v[:trimTo]), i, nil
+	if trimTo >= 0 {
+		v = v[:trimTo]
+	}
+	return string(v), i, nil
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -541,7 +541,13 @@ func (ev *evaluation) gitDir(dir string, followCommon bool) {
 func (ev *evaluation) config(p string, depth int) {
 	data, fi, err := ev.s.read(p, maxCheckFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return // git reads no missing file
+		if depth > 0 {
+			// Git reads no missing file, but an include naming one
+			// is no part of a plain repository, and the name git
+			// reads might not be the one read here.
+			ev.reason("include of a missing file")
+		}
+		return
 	}
 	ev.configs++
 	if err != nil {
