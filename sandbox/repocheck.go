@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -245,7 +244,7 @@ func (s *checkRun) gitlinks() {
 // walk walks the whole workdir, without following links, for
 // repositories.
 func (s *checkRun) walk() {
-	f, err := s.root.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	f, err := s.root.OpenFile(".", checkDirFlags, 0)
 	if err != nil {
 		s.incomplete = "cannot read the workdir: " + err.Error()
 		return
@@ -310,7 +309,7 @@ func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
 		if depth < maxOpenDepth {
 			sub, err = openDirAt(f, e.Name())
 		} else {
-			sub, err = s.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+			sub, err = s.root.OpenFile(p, checkDirFlags, 0)
 		}
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) && s.incomplete == "" {
@@ -400,7 +399,7 @@ func (s *checkRun) quarantine() {
 func (s *checkRun) moveAside(p string) (string, error) {
 	dir, name := filepath.Split(p)
 	dir = filepath.Clean(dir)
-	d, err := s.root.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	d, err := s.root.OpenFile(dir, checkDirFlags, 0)
 	if err != nil {
 		return "", err
 	}
@@ -422,7 +421,7 @@ func (s *checkRun) moveAside(p string) (string, error) {
 // read reads the regular file p of the workdir, at most limit bytes (a
 // longer one is an error), without blocking on a fifo.
 func (s *checkRun) read(p string, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := s.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := s.root.OpenFile(p, checkFileFlags, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -494,7 +493,7 @@ func (ev *evaluation) gitDir(dir string, followCommon bool) {
 		ev.touch(ctime(fi))
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			ev.reason("hooks is a symbolic link")
-		} else if f, err := ev.s.root.OpenFile(hooks, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0); err == nil {
+		} else if f, err := ev.s.root.OpenFile(hooks, checkDirFlags, 0); err == nil {
 			var entries []fs.DirEntry
 			for ev.s.budget >= 0 {
 				batch, err := f.ReadDir(1024)

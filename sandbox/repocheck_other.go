@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -31,5 +30,5 @@ func openDirAt(parent *os.File, name string) (*os.File, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	return r.OpenFile(name, checkDirFlags, 0)
 }
