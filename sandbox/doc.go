@@ -81,7 +81,7 @@
 // HEAD, renamed to NAME.lite-agent-quarantine-N), and AfterRun returns a
 // [*RepoCheckError] naming it and the mv that restores it. git init and
 // git clone make none that runs a program. The walk costs about as much
-// as find(1) over the workdir: 0.6-0.8 s for 186,000 entries on a small
+// as find(1) over the workdir: 0.6-1.2 s for 186,000 entries on a small
 // machine.
 //
 // The sandbox dies with the process that started it (bwrap
