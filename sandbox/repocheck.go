@@ -38,9 +38,13 @@ const (
 // configuration that make git run a program: those of codeKeys, the hooks
 // directory and what else names a command (an alias or a submodule update
 // starting with "!", a transport's upload-pack, a remote helper).
-var nestedCodeKeys = regexp.MustCompile(`^(` + codeKeys + `|core\.hookspath|core\.gitproxy|core\.alternaterefscommand|` +
-	`remote\..*\.(uploadpack|receivepack|vcs|proxy)|gpg\.ssh\.defaultkeycommand|trailer\..*\.(command|cmd)|` +
-	`(browser|man)\..*\.(cmd|path)|web\.browser|sendemail\..*|alias\..*|submodule\..*\.update)$`)
+// It is compiled on first use, so that the package's initialisation
+// allocates little.
+var nestedCodeKeys = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(` + codeKeys + `|core\.hookspath|core\.gitproxy|core\.alternaterefscommand|` +
+		`remote\..*\.(uploadpack|receivepack|vcs|proxy)|gpg\.ssh\.defaultkeycommand|trailer\..*\.(command|cmd)|` +
+		`(browser|man)\..*\.(cmd|path)|web\.browser|sendemail\..*|alias\..*|submodule\..*\.update)$`)
+})
 
 // A RepoCheckError reports what [Bubblewrap.AfterRun] found: git
 // repositories that commands left in the workdir (a new one, or one whose
@@ -583,7 +587,7 @@ func (ev *evaluation) config(p string, depth int) {
 				continue
 			}
 			ev.config(rel, depth+1)
-		case nestedCodeKeys.MatchString(key):
+		case nestedCodeKeys().MatchString(key):
 			v := strings.ToLower(strings.TrimSpace(e.value))
 			switch {
 			case key == "core.fsmonitor" && !e.implicit && (v == "" || v == "false" || v == "no" || v == "off" || v == "0"):
