@@ -166,10 +166,14 @@ func newRepoCheck(o Options, now time.Time) *repoCheck {
 // file outside the workdir, cannot be parsed, or its hooks directory holds
 // anything but *.sample files; a .git link, or a .git file or commondir
 // naming a place outside the workdir, counts as one too. It counts as
-// changed when one of those files, the .git file or link, or, for a
-// gitlink, the index, changed since the Bubblewrap was made (by its
-// status change time, which commands cannot set back). A repository git
-// init or git clone made, with only sample hooks, is left alone.
+// changed when one of those files, its hooks directory or a hook, or
+// the .git file or link, changed since the Bubblewrap was made (by its
+// status change time, which commands cannot set back; not the .git
+// directory's own, which every commit changes): a repository of the
+// user's that ran code before stays as it is. A repository git init or
+// git clone made, with only sample hooks, is left alone. The gitlinks
+// are looked at first, however large the workdir; the walk stops, and
+// the error says so, past 4,000,000 entries or when ctx is done.
 //
 // Moving aside renames the .git (or a git directory's HEAD) to
 // NAME.lite-agent-quarantine-N, never over an existing name, and keeps
