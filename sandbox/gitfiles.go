@@ -220,7 +220,8 @@ var errIndexFormat = errors.New("git index format not understood")
 // readGitlinks returns the paths of the gitlink entries (submodules and
 // embedded repositories) of a git index file, versions 2, 3 and 4, whose
 // object names are hashLen bytes long (20 for SHA-1, 32 for SHA-256).
-// The extensions after the entries are not read.
+// A split index, whose entries are mostly in another file, is
+// errIndexFormat like any index it cannot read.
 func readGitlinks(data []byte, hashLen int) ([]string, error) {
 	if len(data) < 12 || string(data[:4]) != "DIRC" {
 		return nil, errIndexFormat
@@ -280,6 +281,16 @@ func readGitlinks(data []byte, hashLen int) ([]string, error) {
 		if mode&0o170000 == gitlinkMode {
 			links = append(links, string(name))
 		}
+	}
+	// Extensions follow, each a 4-byte signature and a 4-byte size, until
+	// the trailing checksum. A split index ("link") keeps most entries
+	// in another file: opaque.
+	for off+8 <= len(data)-hashLen {
+		size := int64(binary.BigEndian.Uint32(data[off+4 : off+8]))
+		if string(data[off:off+4]) == "link" || int64(off)+8+size > int64(len(data)) {
+			return nil, errIndexFormat
+		}
+		off += 8 + int(size)
 	}
 	return links, nil
 }

@@ -42,7 +42,18 @@ func TestReadGitlinksOfRealIndexes(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				// A long name before a short one: version 4 strips more
+				// than 127 bytes, which takes git's varint two bytes.
+				long := filepath.Join(dir, "pkg", strings.Repeat("e", 150), "f.txt")
+				if err := os.MkdirAll(filepath.Dir(long), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(long, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
 				git("add", "pkg")
+				git("update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("cd", hashLenOf(format))+",pkh/sub")
+				want = append(want, "pkh/sub")
 				for i := 0; i < 40; i += 9 {
 					// Added after git add, which would drop them: no directory.
 					link := fmt.Sprintf("pkg/%s/sub%02d", strings.Repeat("d", i%7+1), i)
@@ -67,10 +78,7 @@ func TestReadGitlinksOfRealIndexes(t *testing.T) {
 				if got := data[7]; fmt.Sprint(got) != version {
 					t.Fatalf("index version %d, want %s", got, version)
 				}
-				hashLen := 20
-				if format == "sha256" {
-					hashLen = 32
-				}
+				hashLen := hashLenOf(format)
 				got, err := readGitlinks(data, hashLen)
 				if err != nil {
 					t.Fatal(err)
@@ -80,6 +88,16 @@ func TestReadGitlinksOfRealIndexes(t *testing.T) {
 				if !slices.Equal(got, want) {
 					t.Errorf("gitlinks = %q, want %q", got, want)
 				}
+				// A split index is opaque.
+				git("update-index", "--split-index")
+				split, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if links, err := readGitlinks(split, hashLen); err == nil {
+					t.Errorf("split index read as %q", links)
+				}
+				git("update-index", "--no-split-index")
 				// Cut anywhere in the entries, the index is opaque, never misread.
 				for cut := 12; cut < len(data)-100; cut += 97 {
 					if links, err := readGitlinks(data[:cut], hashLen); err == nil && len(links) == len(want) {
@@ -89,6 +107,13 @@ func TestReadGitlinksOfRealIndexes(t *testing.T) {
 			})
 		}
 	}
+}
+
+func hashLenOf(format string) int {
+	if format == "sha256" {
+		return 32
+	}
+	return 20
 }
 
 // parseGitConfig reads the keys git reads, and refuses what it does not
