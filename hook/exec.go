@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/sandbox"
 )
 
 const (
@@ -16,12 +18,17 @@ const (
 	// drainGrace bounds how long a finished command's output is still
 	// counted, for the same reason.
 	drainGrace = 250 * time.Millisecond
+	// afterRunTimeout bounds the sandbox's check after a command
+	// ([sandbox.AfterRunner]).
+	afterRunTimeout = time.Minute
 )
 
 // exec runs command in its own process group with stdin as its standard
 // input, counting its combined output, and kills the group when ctx is
 // done, when the output exceeds the limit, and when the command ends (so
-// nothing it started in its group outlives it).
+// nothing it started in its group outlives it). With a sandbox that has
+// a check ([sandbox.AfterRunner]), the check's error, if any, is the
+// result.
 func (r *Runner) exec(ctx context.Context, command string, stdin []byte) error {
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -91,6 +98,16 @@ func (r *Runner) exec(ctx context.Context, command string, stdin []byte) error {
 		pr.Close()
 	}
 	<-readDone
+	// The sandbox's check runs once the command and its group are gone,
+	// whatever the outcome; what it finds is the hook's failure.
+	if ar, ok := r.sandbox.(sandbox.AfterRunner); ok {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterRunTimeout)
+		err := ar.AfterRun(cctx)
+		cancel()
+		if err != nil {
+			return err
+		}
+	}
 
 	select {
 	case <-overflow:

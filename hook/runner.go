@@ -84,7 +84,9 @@ type Options struct {
 
 	// Sandbox, when set, contains every command hook: each command is
 	// wrapped by it before it starts, and one it cannot wrap fails without
-	// running. nil runs hook commands uncontained. Go hooks are host code
+	// running. When it is a [sandbox.AfterRunner], its AfterRun runs once
+	// each command and its group have ended, and its error is the hook's
+	// failure. nil runs hook commands uncontained. Go hooks are host code
 	// and never sandboxed.
 	Sandbox sandbox.Sandbox
 }

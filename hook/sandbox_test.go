@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
 	"github.com/lite-agent/lite-agent-go/sandbox"
 	"github.com/lite-agent/lite-agent-go/sandbox/sandboxtest"
 )
@@ -72,5 +73,24 @@ func TestSandboxedHookTimeoutKillsTheTree(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d sandboxed processes outlived the timeout", count())
 		}
+	}
+}
+
+// A sandboxed hook that leaves a repository whose core.fsmonitor would run
+// outside the sandbox fails with the sandbox check's error, and the
+// repository is moved aside.
+func TestSandboxedHookCheckErrorIsTheHooksFailure(t *testing.T) {
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	wd := t.TempDir()
+	cfg := hook.Config{Hooks: fileHooks(t, hook.LayerProject, "/p/hooks.json",
+		commandHooks(hook.EventRunStart, `git init -q sub && printf '[core]\n\tfsmonitor = x\n' >> sub/.git/config`))}
+	sb := sandboxtest.Bubblewrap(t, sandbox.Options{Workdir: wd})
+	r := newRunner(t, cfg, hook.Options{Permit: allow, Workdir: wd, Sandbox: sb})
+	o := r.Fire(t.Context(), hook.RunStart{Identity: identity()})
+	if len(o.Diagnostics) != 1 || !strings.Contains(o.Diagnostics[0].Message, "moved sub/.git (core.fsmonitor) to sub/.git.lite-agent-quarantine-1") {
+		t.Errorf("diagnostics = %+v, want the check's error", o.Diagnostics)
+	}
+	if !exists(filepath.Join(wd, "sub", ".git.lite-agent-quarantine-1")) {
+		t.Error("sub/.git was not moved aside")
 	}
 }

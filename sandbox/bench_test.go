@@ -1,7 +1,10 @@
 package sandbox_test
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/sandbox"
@@ -32,4 +35,47 @@ func BenchmarkStart(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkAfterRun measures the repository check after a command on a
+// workdir of 1,000 directories of 10 files each (11,000 entries), or on
+// the directory LITE_AGENT_BENCH_WORKDIR names (a project with a big
+// node_modules), beside find(1) over the same tree, which reads what the
+// check reads.
+func BenchmarkAfterRun(b *testing.B) {
+	wd := os.Getenv("LITE_AGENT_BENCH_WORKDIR")
+	if wd == "" {
+		wd = b.TempDir()
+		for d := range 1000 {
+			dir := filepath.Join(wd, fmt.Sprintf("pkg%d", d%10), fmt.Sprintf("d%d", d))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			for f := range 10 {
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.js", f)), nil, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	sb := sandboxtest.Bubblewrap(b, sandbox.Options{Workdir: wd})
+	b.Run("AfterRun", func(b *testing.B) {
+		for b.Loop() {
+			if err := sb.AfterRun(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("find", func(b *testing.B) {
+		if _, err := exec.LookPath("find"); err != nil {
+			b.Skip("no find")
+		}
+		for b.Loop() {
+			cmd := exec.Command("find", ".")
+			cmd.Dir = wd
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

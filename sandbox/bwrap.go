@@ -29,7 +29,10 @@ type Bubblewrap struct {
 	bwrap  string
 	opts   Options // cleaned, absolute; slices owned
 	userNS bool    // --unshare-user --disable-userns work here
+	check  *repoCheck
 }
+
+var _ AfterRunner = (*Bubblewrap)(nil)
 
 var _ Sandbox = (*Bubblewrap)(nil)
 
@@ -53,7 +56,7 @@ func NewBubblewrap(ctx context.Context, opts Options) (*Bubblewrap, error) {
 	if err != nil {
 		return nil, &UnavailableError{Program: bin, Reason: "not found (install the bubblewrap package)", Err: err}
 	}
-	b := &Bubblewrap{bwrap: path, opts: o, userNS: true}
+	b := &Bubblewrap{bwrap: path, opts: o, userNS: true, check: newRepoCheck(o, time.Now())}
 	if err := b.probe(ctx); err != nil {
 		// Some hosts forbid user namespaces but allow the others.
 		b.userNS = false

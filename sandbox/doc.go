@@ -67,6 +67,23 @@
 //     (such as /run/docker.sock) cannot be connected to. Abstract Unix
 //     sockets belong to the network namespace and are out of reach anyway.
 //
+// # After each command
+//
+// A [Bubblewrap] is an [AfterRunner]: once a wrapped command and
+// everything it started have ended, its caller (the bash tool, for
+// foreground and background commands, and the hook runner) calls
+// [Bubblewrap.AfterRun], which looks on the host for git repositories
+// that commands made or changed in the workdir since the Bubblewrap was
+// made: at every gitlink of .git/index, then through the whole workdir,
+// without following links or opening fifos, reading the files itself and
+// running no git. Each whose configuration (with its includes) or hooks
+// would make git run a program is moved aside (its .git, or a bare one's
+// HEAD, renamed to NAME.lite-agent-quarantine-N), and AfterRun returns a
+// [*RepoCheckError] naming it and the mv that restores it. git init and
+// git clone make none that runs a program. The walk costs about as much
+// as find(1) over the workdir: 0.6-1.2 s for 186,000 entries on a small
+// machine.
+//
 // The sandbox dies with the process that started it (bwrap
 // --die-with-parent): killing the started process, or its process group,
 // kills everything the command started, daemons that called setsid
@@ -86,14 +103,14 @@
 //     from outside (an inherited file descriptor) stays usable.
 //   - Hard links and bind mounts made before the sandbox starts reach what
 //     they point at.
-//   - A repository a command creates in a subdirectory: git run there
-//     later runs its configuration, and so does the superproject's git
-//     status once the command adds a gitlink for it to the index, which
-//     must stay writable for git add, or at once at the path of a
-//     submodule that is registered but not checked out. What git reads
-//     is found when [ProjectOptions] is called: a git directory a command
-//     makes in .git/modules or .git/worktrees later (git submodule
-//     update) stays writable.
+//   - A repository a command creates or changes in a subdirectory is not
+//     kept from being made (the index must stay writable for git add,
+//     and no mount can forbid .git under every name); it is found after
+//     the command instead (see below). Until then, git run in it, or the
+//     project's git status once a gitlink for it is in the index, runs
+//     its configuration: a background command's repository is found when
+//     it, or any later command, ends. Directories of [Options.Writable]
+//     are not looked in.
 //   - Resource use (CPU, memory, disk in the workdir) is not limited.
 //
 // A Bubblewrap is safe for concurrent use.

@@ -29,6 +29,20 @@ type Sandbox interface {
 	Wrap(cmd *exec.Cmd) error
 }
 
+// An AfterRunner is a [Sandbox] with work to do on the host after each
+// command it wrapped. A caller that wraps commands with a Sandbox calls
+// AfterRun, when the Sandbox has it, once the wrapped command and
+// everything it started have ended (exited or been killed), and passes a
+// non-nil error on to whoever asked for the command, with the command's
+// outcome. [*Bubblewrap] implements it: it moves aside the git
+// repositories commands left in the workdir that would run programs
+// outside the sandbox and returns a [*RepoCheckError] naming them.
+// AfterRun does not depend on which command ended: one call covers
+// every command that ended before it.
+type AfterRunner interface {
+	AfterRun(ctx context.Context) error
+}
+
 // Options says what a sandboxed command may see and change. All paths
 // must be absolute.
 type Options struct {

@@ -80,6 +80,11 @@ type Completion struct {
 	// SessionID is the session of the bash call that started the command
 	// (its [tool.Call.SessionID]); "" when unknown.
 	SessionID string
+	// SandboxErr is the error of the sandbox's check after the command
+	// ([sandbox.AfterRunner]), such as a *sandbox.RepoCheckError; nil
+	// when it found nothing or the sandbox has none. Content ends with
+	// its text.
+	SandboxErr error
 }
 
 // Status says how the command ended, in the words of subagent groups:
@@ -90,7 +95,7 @@ func (c Completion) Status() string {
 	switch {
 	case c.Killed && !c.TimedOut:
 		return "cancelled"
-	case c.ExitCode != 0 || c.Signal != "" || c.TimedOut:
+	case c.ExitCode != 0 || c.Signal != "" || c.TimedOut || c.SandboxErr != nil:
 		return "error"
 	}
 	return "completed"
@@ -155,6 +160,7 @@ type bgProc struct {
 	id      string
 	command string
 	session string // of the call that started it
+	sh      shell
 	p       *proc
 	done    chan struct{} // closed when the command ended and its output was read
 	// reported is closed once OnExit returned for the command (or at
@@ -164,6 +170,7 @@ type bgProc struct {
 	mu      sync.Mutex
 	buf     []byte // guarded by mu: the most recent output
 	killed  bool   // guarded by mu: killed on request
+	checked error  // guarded by mu: the sandbox check's error once exited
 	dropped int64  // guarded by mu: output bytes dropped from the front of buf
 	cursor  int64  // guarded by mu: output bytes already returned (or skipped)
 	exited  bool   // guarded by mu
@@ -212,6 +219,7 @@ func (b *Background) start(sh shell, command, session string) (string, error) {
 		id:      "bg_" + strconv.FormatUint(b.counter, 36) + "_" + hex.EncodeToString(r[:]),
 		command: command,
 		session: session,
+		sh:      sh,
 		done:    make(chan struct{}),
 
 		reported: make(chan struct{}),
@@ -261,9 +269,11 @@ func (b *Background) wait(bp *bgProc) {
 		timedOut = true
 	}
 	bp.p.stop()
+	checkErr := bp.sh.afterRun(context.Background())
 	code, sig := bp.p.exitCode()
 	bp.mu.Lock()
 	bp.exited = true
+	bp.checked = checkErr
 	killed := bp.killed
 	tail := utf16text.Last(strings.TrimSpace(validText(trimPartialRune(bp.buf))), completionChars)
 	bp.mu.Unlock()
@@ -274,7 +284,8 @@ func (b *Background) wait(bp *bgProc) {
 	if b.onExit == nil {
 		return
 	}
-	c := Completion{ID: bp.id, Command: bp.command, ExitCode: code, Signal: sig, TimedOut: timedOut, Killed: killed, SessionID: bp.session}
+	c := Completion{ID: bp.id, Command: bp.command, ExitCode: code, Signal: sig, TimedOut: timedOut, Killed: killed, SessionID: bp.session,
+		SandboxErr: checkErr}
 	switch {
 	case timedOut:
 		c.Content = fmt.Sprintf("[timed out after %dms] %s", b.timeout.Milliseconds(), tail)
@@ -282,6 +293,9 @@ func (b *Background) wait(bp *bgProc) {
 		c.Content = fmt.Sprintf("[killed %s] %s", sig, tail)
 	default:
 		c.Content = fmt.Sprintf("[exit %d] %s", code, tail)
+	}
+	if checkErr != nil {
+		c.Content += "\nError: " + checkErr.Error()
 	}
 	b.onExit(c)
 }
@@ -444,6 +458,9 @@ func (bp *bgProc) output(filter *regexp.Regexp) string {
 	}
 	if bp.exited {
 		text = strings.TrimSuffix(text, "\n") + "\n[process exited]"
+		if bp.checked != nil {
+			text += "\nError: " + bp.checked.Error()
+		}
 		bp.buf = nil // everything was read; the memory is not needed
 		bp.dropped = bp.cursor
 	}

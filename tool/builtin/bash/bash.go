@@ -57,7 +57,14 @@ type Options struct {
 
 	// Sandbox, when set, contains every command the tool runs, in the
 	// foreground and in the background: each is wrapped by it before it
-	// starts, and one it cannot wrap does not run. nil runs commands
+	// starts, and one it cannot wrap does not run. When it is a
+	// [sandbox.AfterRunner] (a *sandbox.Bubblewrap is), its AfterRun runs
+	// once each command and everything it started have ended (a
+	// background one when it ends or is killed), even after the call was
+	// cancelled; its error fails the foreground call ("Error: " and the
+	// error, then the output), or is [Completion.SandboxErr]. A host that
+	// wants the foreground's error as a value wraps the sandbox in a type
+	// of its own whose AfterRun calls the Bubblewrap's. nil runs commands
 	// uncontained, with the rights of the current process.
 	Sandbox sandbox.Sandbox
 
@@ -303,8 +310,10 @@ func (b *bashTool) call(ctx context.Context, c *tool.Call, in bashInput) (tool.R
 	return b.foreground(ctx, in.Command)
 }
 
-// foreground runs command and waits for it.
-func (b *bashTool) foreground(ctx context.Context, command string) (tool.Result, error) {
+// foreground runs command and waits for it. When the sandbox's check
+// after the command fails, the call fails with its error (a
+// *sandbox.RepoCheckError), followed by what the result would have said.
+func (b *bashTool) foreground(ctx context.Context, command string) (res tool.Result, err error) {
 	var out []byte
 	exceeded := make(chan struct{})
 	sink := func(p []byte) bool {
@@ -332,6 +341,14 @@ func (b *bashTool) foreground(ctx context.Context, command string) (tool.Result,
 		cancelled = true
 	}
 	p.stop()
+	if cerr := b.sh.afterRun(ctx); cerr != nil {
+		defer func() {
+			if err == nil {
+				err = fmt.Errorf("%w\n%s", cerr, strings.TrimPrefix(res.Content, "Error: "))
+				res = tool.Result{}
+			}
+		}()
+	}
 	// The reader has returned: out is complete and exceeded settled.
 	select {
 	case <-exceeded:

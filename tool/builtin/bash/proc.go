@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -14,6 +15,10 @@ import (
 // group and session (a daemon that called setsid) where the command has
 // no cgroup can keep the pipe open that long.
 const drainGrace = 250 * time.Millisecond
+
+// afterRunTimeout bounds the sandbox's check after a command
+// ([sandbox.AfterRunner]); it runs even when the call was cancelled.
+const afterRunTimeout = time.Minute
 
 // A shell runs commands: the shell program, the directory, the
 // environment and the sandbox that contains them.
@@ -132,6 +137,20 @@ func (sh shell) startCmd(command string, w, cgroupDir *os.File) (*exec.Cmd, erro
 		return nil, err
 	}
 	return cmd, nil
+}
+
+// afterRun runs the check of sh's sandbox, when it has one
+// ([sandbox.AfterRunner]), once a command and everything it started have
+// ended. It runs whether or not ctx is done: a cancelled command may
+// have left what the check is for.
+func (sh shell) afterRun(ctx context.Context) error {
+	ar, ok := sh.sandbox.(sandbox.AfterRunner)
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterRunTimeout)
+	defer cancel()
+	return ar.AfterRun(ctx)
 }
 
 // kill kills the command's processes: its cgroup's, if it has one, its

@@ -1,0 +1,604 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Limits of the repository check.
+const (
+	// maxCheckEntries bounds the directory entries one check reads in the
+	// workdir; past it the check stops and says so.
+	maxCheckEntries = 4_000_000
+	// maxCheckFile bounds the bytes read of one configuration, .git,
+	// commondir or index file; a longer configuration counts as one that
+	// runs code, a longer index as one that cannot be parsed.
+	maxCheckFile  = 1 << 20
+	maxCheckIndex = 256 << 20
+	// checkSlack is how long before the sandbox was made a change still
+	// counts as the commands': file times come from the kernel's coarse
+	// clock, which lags by up to one tick (10ms at HZ=100).
+	checkSlack = 50 * time.Millisecond
+	// quarantineSuffix is added, with a number, to what the check moves
+	// aside.
+	quarantineSuffix = ".lite-agent-quarantine-"
+)
+
+// nestedCodeKeys matches, in lower case, the settings of a repository's
+// configuration that make git run a program: those of codeKeys, the hooks
+// directory and what else names a command (an alias or a submodule update
+// starting with "!", a transport's upload-pack, a remote helper).
+// It is compiled on first use, so that the package's initialisation
+// allocates little.
+var nestedCodeKeys = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(` + codeKeys + `|core\.hookspath|core\.gitproxy|core\.alternaterefscommand|` +
+		`remote\..*\.(uploadpack|receivepack|vcs|proxy)|gpg\.ssh\.defaultkeycommand|trailer\..*\.(command|cmd)|` +
+		`(browser|man)\..*\.(cmd|path)|web\.browser|sendemail\..*|alias\..*|submodule\..*\.update)$`)
+})
+
+// A RepoCheckError reports what [Bubblewrap.AfterRun] found: git
+// repositories that commands left in the workdir (a new one, or one whose
+// configuration or hooks they changed) and that would make git, run
+// outside the sandbox, run a program, each moved aside so that git no
+// longer finds it; and, with Incomplete, a check that could not look
+// everywhere.
+type RepoCheckError struct {
+	// Workdir is the workdir the paths are relative to.
+	Workdir string
+	// Moved lists the repositories moved aside.
+	Moved []QuarantinedRepo
+	// Failed lists the repositories that could not be moved aside, so
+	// that git run there would still run their code.
+	Failed []QuarantinedRepo
+	// Incomplete says why part of the workdir was not checked ("" when
+	// all of it was).
+	Incomplete string
+}
+
+// A QuarantinedRepo is a repository [Bubblewrap.AfterRun] found.
+type QuarantinedRepo struct {
+	// Path is what made git find the repository, relative to the
+	// workdir: a .git directory, file or link, or the HEAD of a git
+	// directory that is not named .git.
+	Path string
+	// MovedTo is where Path was moved to, relative to the workdir ("" if
+	// it was not). Moving it back restores the repository unchanged.
+	MovedTo string
+	// Reasons says what would run: settings such as "core.fsmonitor",
+	// hooks such as "hooks/post-checkout".
+	Reasons []string
+	// Err says why it could not be moved; nil when it was.
+	Err error
+}
+
+// Error names each repository, what would run, where it went and how to
+// restore it.
+func (e *RepoCheckError) Error() string {
+	var b strings.Builder
+	b.WriteString("sandbox: ")
+	if len(e.Moved)+len(e.Failed) > 0 {
+		b.WriteString("a command left git repositories that would run programs outside the sandbox (git status, diff, commit … there or, through a gitlink, in the project)")
+	}
+	for _, q := range e.Moved {
+		fmt.Fprintf(&b, "; moved %s (%s) to %s: read its config and hooks without running git there; to keep it, after the session (it is moved aside again until then), mv %s %s",
+			q.Path, strings.Join(q.Reasons, ", "), q.MovedTo, shellQuote(q.MovedTo), shellQuote(q.Path))
+	}
+	for _, q := range e.Failed {
+		fmt.Fprintf(&b, "; could not move %s (%s): %v; do not run git there", q.Path, strings.Join(q.Reasons, ", "), q.Err)
+	}
+	if e.Incomplete != "" {
+		if len(e.Moved)+len(e.Failed) > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "the check for repositories commands left in %s is incomplete: %s", e.Workdir, e.Incomplete)
+	}
+	return b.String()
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// repoCheck is the state of a Bubblewrap's repository check.
+type repoCheck struct {
+	since      time.Time       // changes from then on are the commands'
+	knownDirs  map[string]bool // git directories the mount plan protects, relative to the workdir
+	knownFiles map[string]bool // .git files the mount plan keeps read-only, relative
+
+	mu    sync.Mutex      // one check at a time
+	moved map[string]bool // guarded by mu: what the check moved aside, relative
+}
+
+// newRepoCheck returns the check of a sandbox with options o (cleaned),
+// made now: the workdir's .git and the git directories in .git/modules
+// whose configuration o keeps read-only are known, as are the .git
+// files o keeps read-only.
+func newRepoCheck(o Options, now time.Time) *repoCheck {
+	c := &repoCheck{since: now.Add(-checkSlack), knownDirs: map[string]bool{".git": true}, knownFiles: map[string]bool{}, moved: map[string]bool{}}
+	readOnly := func(p string) bool {
+		return slices.ContainsFunc(o.ReadOnly, func(r string) bool { return within(p, r) })
+	}
+	for _, d := range gitDirsBelow(filepath.Join(o.Workdir, ".git", "modules")) {
+		if readOnly(filepath.Join(d, "config")) {
+			if rel, err := filepath.Rel(o.Workdir, d); err == nil {
+				c.knownDirs[rel] = true
+			}
+		}
+	}
+	for _, p := range o.ReadOnly {
+		if filepath.Base(p) == ".git" && within(p, o.Workdir) && p != filepath.Join(o.Workdir, ".git") {
+			if rel, err := filepath.Rel(o.Workdir, p); err == nil {
+				c.knownFiles[rel] = true
+			}
+		}
+	}
+	return c
+}
+
+// AfterRun implements [AfterRunner]: it looks, on the host, for git
+// repositories that commands made or changed in the workdir since the
+// Bubblewrap was made, other than those the mount plan protects, and
+// moves aside each that would make git run a program. The caller runs it
+// once the wrapped command, and everything it started, has ended.
+//
+// It looks at every gitlink of the index of the workdir's .git (the
+// paths whose repository the project's git status enters), and walks
+// the workdir, .git included, for .git directories, files and links and
+// for directories that git would take for a git directory (HEAD with
+// objects, refs or commondir). A repository counts as one that runs code
+// when its configuration (config and config.worktree, with the files they
+// include inside the workdir, and its commondir's) sets a key that names a
+// command (core.fsmonitor, core.hooksPath, filters, textconv, pagers,
+// editors, credential helpers, aliases starting with "!" …), includes a
+// file outside the workdir, cannot be parsed, or its hooks directory holds
+// anything but *.sample files; a .git link, or a .git file or commondir
+// naming a place outside the workdir, counts as one too. It counts as
+// changed when one of those files, its hooks directory or a hook, or
+// the .git file or link, changed since the Bubblewrap was made (by its
+// status change time, which commands cannot set back; not the .git
+// directory's own, which every commit changes): a repository of the
+// user's that ran code before stays as it is. A repository git init or
+// git clone made, with only sample hooks, is left alone. The gitlinks
+// are looked at first, however large the workdir; the walk stops, and
+// the error says so, past 4,000,000 entries or when ctx is done.
+//
+// Moving aside renames the .git (or a git directory's HEAD) to
+// NAME.lite-agent-quarantine-N, never over an existing name, and keeps
+// everything; AfterRun then returns a [*RepoCheckError] naming each move
+// and how to undo it. It reads files itself, through the workdir opened
+// as an [os.Root] (no link leads out of it), opens nothing that is not a
+// regular file or directory, and runs no program. It is safe for
+// concurrent use; checks run one at a time.
+func (b *Bubblewrap) AfterRun(ctx context.Context) error {
+	c := b.check
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	root, err := os.OpenRoot(b.opts.Workdir)
+	if err != nil {
+		return &RepoCheckError{Workdir: b.opts.Workdir, Incomplete: "cannot open the workdir: " + err.Error()}
+	}
+	defer root.Close()
+	s := &checkRun{c: c, root: root, wd: b.opts.Workdir, ctx: ctx, seen: map[string]bool{}, budget: maxCheckEntries}
+	s.gitlinks()
+	s.walk()
+	s.quarantine()
+	if len(s.found) == 0 && s.incomplete == "" {
+		return nil
+	}
+	e := &RepoCheckError{Workdir: b.opts.Workdir, Incomplete: s.incomplete}
+	for _, q := range s.found {
+		if q.Err != nil {
+			e.Failed = append(e.Failed, q)
+		} else {
+			e.Moved = append(e.Moved, q)
+		}
+	}
+	return e
+}
+
+// checkRun is one run of the check.
+type checkRun struct {
+	c          *repoCheck
+	root       *os.Root
+	wd         string // the workdir, as the options name it
+	ctx        context.Context
+	seen       map[string]bool // candidates looked at, relative
+	budget     int
+	incomplete string
+	found      []QuarantinedRepo
+}
+
+// gitlinks looks at the repository of every gitlink in .git/index.
+func (s *checkRun) gitlinks() {
+	data, _, err := s.read(".git/index", maxCheckIndex)
+	if err != nil {
+		return // no index, or none git reads
+	}
+	hashLen := 20
+	if cfg, _, err := s.read(".git/config", maxCheckFile); err == nil {
+		if entries, err := parseGitConfig(cfg); err == nil {
+			for _, e := range entries {
+				if e.key == "extensions.objectformat" && strings.EqualFold(e.value, "sha256") {
+					hashLen = 32
+				}
+			}
+		}
+	}
+	links, err := readGitlinks(data, hashLen)
+	if err != nil {
+		return // opaque: the walk below looks everywhere
+	}
+	for _, l := range links {
+		p := filepath.Join(filepath.FromSlash(l), ".git")
+		if fi, err := s.root.Lstat(p); err == nil {
+			s.candidate(p, fi)
+		}
+	}
+}
+
+// walk walks the whole workdir, without following links, for
+// repositories.
+func (s *checkRun) walk() {
+	f, err := s.root.OpenFile(".", checkDirFlags, 0)
+	if err != nil {
+		s.incomplete = "cannot read the workdir: " + err.Error()
+		return
+	}
+	defer f.Close()
+	s.walkDir(f, ".", 0)
+}
+
+// maxOpenDepth is how deep the walk keeps directories open to open
+// their children by name; deeper, it opens each by its path from the
+// workdir, which is slower.
+const maxOpenDepth = 48
+
+// walkDir looks at the directory dir, open as f, and below it.
+func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
+	if s.incomplete != "" {
+		return
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.incomplete = "cancelled: " + err.Error()
+		return
+	}
+	var entries []fs.DirEntry
+	for {
+		batch, err := f.ReadDir(4096)
+		entries = append(entries, batch...)
+		s.budget -= len(batch)
+		if err != nil || len(batch) == 0 || s.budget < 0 {
+			break
+		}
+	}
+	if s.budget < 0 {
+		s.incomplete = fmt.Sprintf("more than %d entries", maxCheckEntries)
+		return
+	}
+	gitDirLike, hasHead := false, false
+	for _, e := range entries {
+		switch e.Name() {
+		case "HEAD":
+			hasHead = true
+		case "objects", "refs", "commondir":
+			gitDirLike = true
+		}
+	}
+	if hasHead && gitDirLike && dir != "." && filepath.Base(dir) != ".git" && !s.c.knownDirs[dir] && !s.c.moved[dir] {
+		s.gitDirCandidate(dir)
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.Name() == ".git" && p != ".git" {
+			// Not e.Info: it would look the name up by a path of the
+			// process's, where the workdir's links lead anywhere.
+			if fi, err := s.root.Lstat(p); err == nil {
+				s.candidate(p, fi)
+			}
+		}
+		if !e.Type().IsDir() {
+			continue
+		}
+		var sub *os.File
+		var err error
+		if depth < maxOpenDepth {
+			sub, err = openDirAt(f, e.Name())
+		} else {
+			sub, err = s.root.OpenFile(p, checkDirFlags, 0)
+		}
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) && s.incomplete == "" {
+				s.incomplete = "cannot read " + p + ": " + err.Error()
+			}
+			continue
+		}
+		s.walkDir(sub, p, depth+1)
+		sub.Close()
+	}
+}
+
+// candidate looks at the .git p (a directory, a gitdir: file or a link).
+func (s *checkRun) candidate(p string, fi fs.FileInfo) {
+	if s.seen[p] || s.c.knownFiles[p] || s.c.moved[p] {
+		return
+	}
+	s.seen[p] = true
+	ev := &evaluation{s: s}
+	if !fi.IsDir() {
+		// What a file or link names is its content; a directory's own
+		// time changes at each commit in it and says nothing.
+		ev.touch(ctime(fi))
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		ev.reason("a symbolic link")
+	case fi.IsDir():
+		ev.gitDir(p, true)
+	case fi.Mode().IsRegular():
+		data, _, err := s.read(p, maxCheckFile)
+		if err != nil {
+			ev.reason("unreadable .git file")
+			break
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		if !ok {
+			break // git refuses it
+		}
+		if rel, ok := s.inside(filepath.Dir(p), strings.TrimSpace(target)); !ok {
+			ev.reason("gitdir outside the workdir")
+		} else if !s.c.knownDirs[rel] {
+			ev.gitDir(rel, true)
+		}
+	default:
+		ev.reason("not a file or directory")
+	}
+	s.report(p, ev)
+}
+
+// gitDirCandidate looks at dir, which git would take for a git directory.
+func (s *checkRun) gitDirCandidate(dir string) {
+	if s.seen[dir] {
+		return
+	}
+	s.seen[dir] = true
+	ev := &evaluation{s: s}
+	ev.gitDir(dir, true)
+	s.report(filepath.Join(dir, "HEAD"), ev)
+}
+
+// report records p for quarantine when its repository runs code and
+// changed.
+func (s *checkRun) report(p string, ev *evaluation) {
+	if len(ev.reasons) > 0 && ev.changed {
+		s.found = append(s.found, QuarantinedRepo{Path: p, Reasons: ev.reasons})
+	}
+}
+
+// quarantine moves aside what was found.
+func (s *checkRun) quarantine() {
+	for i := range s.found {
+		q := &s.found[i]
+		to, err := s.moveAside(q.Path)
+		if err != nil {
+			q.Err = err
+			continue
+		}
+		q.MovedTo = to
+		s.c.moved[to] = true
+	}
+}
+
+// moveAside renames p to p.lite-agent-quarantine-N, the first N free,
+// never replacing a name, and returns the new path.
+func (s *checkRun) moveAside(p string) (string, error) {
+	dir, name := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	d, err := s.root.OpenFile(dir, checkDirFlags, 0)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	for n := 1; n < 1000; n++ {
+		to := fmt.Sprintf("%s%s%d", name, quarantineSuffix, n)
+		err := renameNoReplace(d, name, to)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(dir, to), nil
+	}
+	return "", errors.New("no free quarantine name")
+}
+
+// read reads the regular file p of the workdir, at most limit bytes (a
+// longer one is an error), without blocking on a fifo.
+func (s *checkRun) read(p string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, err := s.root.OpenFile(p, checkFileFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fs.ErrInvalid
+	}
+	if fi.Size() > limit {
+		return nil, nil, errors.New("too large")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = errors.New("too large")
+	}
+	return data, fi, err
+}
+
+// inside resolves target, a path git reads relative to dir (relative to
+// the workdir), and returns it relative to the workdir when it lies there.
+// An absolute target may name the workdir by its real path, as git
+// inside the sandbox sees it.
+func (s *checkRun) inside(dir, target string) (string, bool) {
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(s.wd, dir, target)
+	}
+	target = filepath.Clean(target)
+	for _, wd := range []string{s.wd, canonical(s.wd)} {
+		if within(target, wd) {
+			rel, err := filepath.Rel(wd, target)
+			return rel, err == nil
+		}
+	}
+	return "", false
+}
+
+// An evaluation gathers why a repository would run code and whether it
+// changed.
+type evaluation struct {
+	s       *checkRun
+	reasons []string
+	changed bool
+	configs int
+}
+
+func (ev *evaluation) reason(r string) {
+	if !slices.Contains(ev.reasons, r) {
+		ev.reasons = append(ev.reasons, r)
+	}
+}
+
+func (ev *evaluation) touch(t time.Time) {
+	if !t.Before(ev.s.c.since) {
+		ev.changed = true
+	}
+}
+
+// gitDir looks at the git directory dir: its configuration, its hooks
+// and, with followCommon, its commondir's.
+func (ev *evaluation) gitDir(dir string, followCommon bool) {
+	for _, name := range []string{"config", "config.worktree"} {
+		ev.config(filepath.Join(dir, name), 0)
+	}
+	hooks := filepath.Join(dir, "hooks")
+	if fi, err := ev.s.root.Lstat(hooks); err == nil {
+		ev.touch(ctime(fi))
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			ev.reason("hooks is a symbolic link")
+		} else if f, err := ev.s.root.OpenFile(hooks, checkDirFlags, 0); err == nil {
+			var entries []fs.DirEntry
+			for ev.s.budget >= 0 {
+				batch, err := f.ReadDir(1024)
+				entries = append(entries, batch...)
+				ev.s.budget -= len(batch)
+				if err != nil || len(batch) == 0 {
+					break
+				}
+			}
+			f.Close()
+			for _, e := range entries {
+				if info, err := ev.s.root.Lstat(filepath.Join(hooks, e.Name())); err == nil {
+					ev.touch(ctime(info))
+				}
+				if !strings.HasSuffix(e.Name(), ".sample") {
+					ev.reason("hooks/" + e.Name())
+				}
+			}
+		}
+	}
+	if !followCommon {
+		return
+	}
+	p := filepath.Join(dir, "commondir")
+	data, fi, err := ev.s.read(p, maxCheckFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		ev.reason("unreadable commondir")
+		return
+	}
+	ev.touch(ctime(fi))
+	common, ok := ev.s.inside(dir, strings.TrimSpace(string(data)))
+	switch {
+	case !ok:
+		ev.reason("commondir outside the workdir")
+	case common != dir && !ev.s.c.knownDirs[common]:
+		ev.gitDir(common, false)
+	}
+}
+
+// config reads the configuration file p and the files it includes.
+func (ev *evaluation) config(p string, depth int) {
+	data, fi, err := ev.s.read(p, maxCheckFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		if depth > 0 {
+			// Git reads no missing file, but an include naming one
+			// is no part of a plain repository, and the name git
+			// reads might not be the one read here.
+			ev.reason("include of a missing file")
+		}
+		return
+	}
+	ev.configs++
+	if err != nil {
+		ev.reason("unreadable " + filepath.Base(p))
+		if fi2, err := ev.s.root.Lstat(p); err == nil {
+			ev.touch(ctime(fi2))
+		}
+		return
+	}
+	ev.touch(ctime(fi))
+	entries, err := parseGitConfig(data)
+	if err != nil {
+		ev.reason(filepath.Base(p) + " that git may read otherwise")
+		return
+	}
+	for _, e := range entries {
+		key := strings.ToLower(e.key)
+		switch {
+		case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
+			if e.implicit || e.value == "" {
+				continue
+			}
+			if strings.HasPrefix(e.value, "~") || strings.HasPrefix(e.value, "%(prefix)") {
+				ev.reason("include outside the workdir")
+				continue
+			}
+			rel, ok := ev.s.inside(filepath.Dir(p), e.value)
+			if !ok {
+				ev.reason("include outside the workdir")
+				continue
+			}
+			if depth >= 10 || ev.configs >= maxGitConfigFiles {
+				ev.reason("includes nested too deep")
+				continue
+			}
+			ev.config(rel, depth+1)
+		case nestedCodeKeys().MatchString(key):
+			v := strings.ToLower(strings.TrimSpace(e.value))
+			switch {
+			case key == "core.fsmonitor" && !e.implicit && (v == "" || v == "false" || v == "no" || v == "off" || v == "0"):
+			case (strings.HasPrefix(key, "alias.") || strings.HasPrefix(key, "submodule.")) && !strings.HasPrefix(v, "!"):
+			default:
+				ev.reason(e.key)
+			}
+		}
+	}
+}
