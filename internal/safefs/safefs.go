@@ -270,7 +270,10 @@ func (d *Dir) ReadDirContext(ctx context.Context, rel string) ([]fs.DirEntry, er
 
 // OpenAppend opens rel for appending (O_APPEND, never following a
 // symlink). A missing file is created 0600 only with create; otherwise
-// OpenAppend returns an error matching fs.ErrNotExist. The caller writes
+// OpenAppend returns an error matching fs.ErrNotExist. A FIFO, device or
+// socket is refused (IsNotRegular), and so is a file with more than one
+// hard link (IsHardLinked), which writing would change under its other
+// names too. The caller writes
 // with one Write per record batch, calls SyncData for durability, and
 // SyncDir(filepath.Dir(f.Name())) after creating the file.
 func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
@@ -286,11 +289,35 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	if err != nil {
 		return nil, fileError("write", p, err)
 	}
-	if err := special("write", p, f); err != nil {
+	st, err := f.Stat()
+	if err == nil {
+		err = specialInfo("write", p, st)
+	} else {
+		err = fileError("write", p, err)
+	}
+	if err == nil && st.Mode().IsRegular() && linkCount(st) > 1 {
+		// Another name of the same file may lie outside the data home (a
+		// link planted in a copied or shared home): an append, or the cut
+		// of a torn tail, would change that file too. Atomic replacements
+		// (WriteFile) only replace the name and need no such check.
+		err = &storage.Error{Op: "write", File: p, Message: hardLinkedMessage}
+	}
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
+}
+
+// hardLinkedMessage is the text of OpenAppend's refusal of a file with more
+// than one hard link.
+const hardLinkedMessage = "Storage file has more than one hard link; refusing to write through it"
+
+// IsHardLinked reports whether err is OpenAppend's refusal of a file with
+// more than one hard link.
+func IsHardLinked(err error) bool {
+	var se *storage.Error
+	return errors.As(err, &se) && se.Message == hardLinkedMessage
 }
 
 // ReadRegular reads the file at p, at most max bytes of it when max is
@@ -321,6 +348,11 @@ func special(op, p string, f *os.File) error {
 	if err != nil {
 		return fileError(op, p, err)
 	}
+	return specialInfo(op, p, st)
+}
+
+// specialInfo is special for the file described by st.
+func specialInfo(op, p string, st fs.FileInfo) error {
 	if !st.Mode().IsRegular() && !st.IsDir() {
 		return &storage.Error{Op: op, File: p, Message: notRegularMessage}
 	}
