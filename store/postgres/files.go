@@ -46,10 +46,19 @@ type fileSide struct {
 }
 
 // side checks that paths is the data home layout of p's project (a
-// *ConfigError if not) and returns it with p's encoding.
+// *ConfigError if not) and returns it with p's encoding. A projects/ or
+// project directory that is a symlink is refused with an error matching
+// migrate.ErrSymlink, as a migration and the agents refuse it: the home
+// may be a link, nothing below it, and a link planted there would take
+// an import's reads or an export's writes out of the data home.
 func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 	if paths.Hash != p.project || paths.Namespace != p.ns {
 		return fileSide{}, &ConfigError{Message: fmt.Sprintf("the files are project %s of namespace %s, the database's %s of %s", paths.Hash, paths.Namespace, p.project, p.ns)}
+	}
+	for _, d := range []string{storage.ProjectsDir(paths.Home), paths.ProjectDir()} {
+		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return fileSide{}, fmt.Errorf("%w: %s is a symlink", migrate.ErrSymlink, d)
+		}
 	}
 	return fileSide{paths: paths, enc: p.enc}, nil
 }
