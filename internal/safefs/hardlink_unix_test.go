@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
@@ -14,8 +15,8 @@ import (
 // link to a file outside the store (as a home copied with cp -a, unpacked
 // from an archive or planted on a shared disk may hold): appending to it
 // would write the outside file. OpenAppend and Append refuse it with a
-// *storage.Error (IsHardLinked) and the outside file keeps its bytes; a
-// file with one link is appended to as before.
+// *storage.Error (IsHardLinked), and so does Touch: the outside file keeps
+// its bytes and its times. A file with one link is appended to as before.
 func TestAppendRefusesAHardLinkedFile(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -39,6 +40,7 @@ func TestAppendRefusesAHardLinkedFile(t *testing.T) {
 			return safefs.Write(f, []byte("x\n"), true)
 		}},
 		{"Append", true, func(d *safefs.Dir) error { return d.Append("rec.jsonl", []byte("x\n"), true) }},
+		{"Touch", true, func(d *safefs.Dir) error { return d.Touch("rec.jsonl", time.Now()) }},
 		{"Append one link", false, func(d *safefs.Dir) error { return d.Append("rec.jsonl", []byte("x\n"), true) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,6 +51,10 @@ func TestAppendRefusesAHardLinkedFile(t *testing.T) {
 			}
 			outside := filepath.Join(root, "outside")
 			if err := os.WriteFile(outside, []byte("precious"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+			if err := os.Chtimes(outside, old, old); err != nil {
 				t.Fatal(err)
 			}
 			rec := filepath.Join(d.Path(), "rec.jsonl")
@@ -75,6 +81,9 @@ func TestAppendRefusesAHardLinkedFile(t *testing.T) {
 			}
 			if got, _ := os.ReadFile(outside); string(got) != "precious" {
 				t.Fatalf("the outside file holds %q, want it untouched", got)
+			}
+			if st, err := os.Stat(outside); err != nil || !st.ModTime().Equal(old) {
+				t.Fatalf("the outside file's time changed: %v", err)
 			}
 		})
 	}

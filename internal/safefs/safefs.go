@@ -677,11 +677,16 @@ func (d *Dir) WriteFiles(files []Replacement) (int, error) {
 
 // Touch sets the access and modification times of the file rel to t,
 // without following a symlink, so that the sweep by age counts a record
-// that was used again as young without its bytes being rewritten.
+// that was used again as young without its bytes being rewritten. A file
+// with more than one hard link is refused (IsHardLinked), as OpenAppend
+// refuses it: its other name may lie outside the data home.
 func (d *Dir) Touch(rel string, t time.Time) error {
 	p, err := d.Resolve(rel)
 	if err != nil {
 		return err
+	}
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && linkCount(st) > 1 {
+		return &storage.Error{Op: "write", File: p, Message: hardLinkedMessage}
 	}
 	if err := touch(p, t); err != nil {
 		return fileError("write", p, err)
