@@ -194,14 +194,38 @@ func (d *Dir) ReadFile(rel string) ([]byte, error) {
 		return nil, fileError("read", p, err)
 	}
 	defer f.Close()
-	if err := special("read", p, f); err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(f)
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fileError("read", p, err)
 	}
+	if err := specialInfo("read", p, st); err != nil {
+		return nil, err
+	}
+	if st.Size() > MaxReadBytes {
+		return nil, tooLargeError(p)
+	}
+	// The size is a hint: read at most one byte past the limit, so that a
+	// file growing meanwhile is refused too.
+	b, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
+	if err != nil {
+		return nil, fileError("read", p, err)
+	}
+	if len(b) > MaxReadBytes {
+		return nil, tooLargeError(p)
+	}
 	return b, nil
+}
+
+// MaxReadBytes is the largest file ReadFile reads: 1 GiB, four times a
+// session log's longest line (session.MaxLineBytes), which bounds what the
+// agent ever writes as one record (a task, an archived result, a spilled
+// body). A larger file, which only a planted one can be (a sparse file
+// costs no disk), is refused before it is read, rather than held in memory.
+const MaxReadBytes = 1 << 30
+
+// tooLargeError is ReadFile's refusal of a file over MaxReadBytes.
+func tooLargeError(p string) error {
+	return &storage.Error{Op: "read", File: p, Message: "Storage file is larger than 1 GiB; refusing to read it"}
 }
 
 // Lstat returns information about rel without following a final symlink.

@@ -296,6 +296,23 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	return rep, nil
 }
 
+// readRecordFile reads the file at path, one record or an archive index,
+// as the file stores read it: never through a symlink, never waiting on a
+// FIFO, and refusing a file over safefs.MaxReadBytes (a planted sparse
+// file costs no disk and would be held in memory whole) with a
+// *storage.Error.
+func readRecordFile(path string) ([]byte, error) {
+	tooLarge := &storage.Error{Op: "read", File: path, Message: "Storage file is larger than 1 GiB; refusing to read it"}
+	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && st.Size() > safefs.MaxReadBytes {
+		return nil, tooLarge
+	}
+	data, err := safefs.ReadRegular(path, safefs.MaxReadBytes+1)
+	if err == nil && len(data) > safefs.MaxReadBytes {
+		return nil, tooLarge
+	}
+	return data, err
+}
+
 // fileTaskLists returns the task lists in tasksDir: its directories named
 // with a valid id.
 func fileTaskLists(tasksDir string) ([]string, error) {
@@ -380,7 +397,7 @@ func completeLines(data []byte) [][]byte {
 // torn tails a put set aside (index.jsonl.torn-<ms>), which hold no
 // record.
 func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport, imp *imported) error {
-	data, err := safefs.ReadRegular(filepath.Join(dir, archive.IndexFile), -1)
+	data, err := readRecordFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -395,7 +412,7 @@ func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesRe
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		if notes[ref], err = safefs.ReadRegular(filepath.Join(dir, archive.NotesDir, e.Name()), -1); err != nil {
+		if notes[ref], err = readRecordFile(filepath.Join(dir, archive.NotesDir, e.Name())); err != nil {
 			return err
 		}
 	}
@@ -470,7 +487,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 			if !ok || !e.Type().IsRegular() || strings.HasPrefix(stem, ".") {
 				continue
 			}
-			data, err := safefs.ReadRegular(filepath.Join(dir, e.Name()), -1)
+			data, err := readRecordFile(filepath.Join(dir, e.Name()))
 			if err != nil {
 				return err
 			}
@@ -528,7 +545,7 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		body, err := safefs.ReadRegular(filepath.Join(src.paths.SpillDir, e.Name()), -1)
+		body, err := readRecordFile(filepath.Join(src.paths.SpillDir, e.Name()))
 		if err != nil {
 			return err
 		}
@@ -718,7 +735,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 	if err != nil {
 		return err
 	}
-	data, err := safefs.ReadRegular(filepath.Join(dir, archive.IndexFile), -1)
+	data, err := readRecordFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -737,7 +754,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 		}
 	}
 	for ref, stored := range notes {
-		file, err := safefs.ReadRegular(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix), -1)
+		file, err := readRecordFile(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix))
 		if err != nil {
 			return err
 		}
