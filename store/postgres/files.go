@@ -1,16 +1,19 @@
 package postgres
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -343,7 +346,7 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 			continue
 		}
 		path := filepath.Join(src.paths.SessionsDir, e.Name())
-		data, err := safefs.ReadRegular(path, -1)
+		recs, err := readLogLines(path)
 		if err != nil {
 			return err
 		}
@@ -351,7 +354,6 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		if err != nil {
 			return err
 		}
-		recs := completeLines(data)
 		if err := dst.ImportSession(ctx, id, recs, info.ModTime()); err != nil {
 			return fmt.Errorf("session %s: %w", id, err)
 		}
@@ -372,6 +374,56 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		}
 	}
 	return nil
+}
+
+// readLogLines returns the complete lines of the session log at path, as
+// completeLines returns those of the whole file, reading it as a stream
+// the way the file store does: a line longer than session.MaxLineBytes is
+// refused with a *storage.Error, and a torn tail, however long, is read
+// past without being held (a planted sparse log costs no disk; read whole,
+// a 3 GiB one took 7.5 GB).
+func readLogLines(path string) ([][]byte, error) {
+	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	var recs [][]byte
+	var off, start int64 // bytes read, and where the current line starts
+	for {
+		chunk, err := br.ReadSlice('\n')
+		off += int64(len(chunk))
+		switch {
+		case err == nil:
+			// A complete line: read it again, now that its length is
+			// known, so that only lines within the limit are held.
+			n := off - 1 - start
+			if n > session.MaxLineBytes {
+				return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Record: strconv.Itoa(len(recs) + 1),
+					Message: "checkpoint record exceeds the line length limit"}
+			}
+			line := chunk[:len(chunk)-1]
+			if int64(len(line)) < n {
+				line = make([]byte, n)
+				if _, err := f.ReadAt(line, start); err != nil {
+					return nil, (&storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "cannot read checkpoint log"}).WithCause(err)
+				}
+			} else {
+				line = bytes.Clone(line)
+			}
+			recs = append(recs, line)
+			start = off
+		case errors.Is(err, bufio.ErrBufferFull):
+		case errors.Is(err, io.EOF):
+			return recs, nil // what is left is a torn tail
+		default:
+			return nil, (&storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "cannot read checkpoint log"}).WithCause(err)
+		}
+	}
 }
 
 // completeLines returns the lines of data, a session log or an archive
