@@ -198,7 +198,7 @@ func (d *Dir) ReadFile(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, fileError("read", p, err)
 	}
-	if err := specialInfo("read", p, st); err != nil {
+	if err := special("read", p, st); err != nil {
 		return nil, err
 	}
 	if st.Size() > MaxReadBytes {
@@ -315,7 +315,7 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	}
 	st, err := f.Stat()
 	if err == nil {
-		err = specialInfo("write", p, st)
+		err = special("write", p, st)
 	} else {
 		err = fileError("write", p, err)
 	}
@@ -363,20 +363,11 @@ func ReadRegular(p string, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, max))
 }
 
-// special refuses the open file f at p when it is a FIFO, a device or a
-// socket: reading one would wait or yield bytes that are no record, and
-// writing one would lose them. A directory is left to fail its read or
-// write as before.
-func special(op, p string, f *os.File) error {
-	st, err := f.Stat()
-	if err != nil {
-		return fileError(op, p, err)
-	}
-	return specialInfo(op, p, st)
-}
-
-// specialInfo is special for the file described by st.
-func specialInfo(op, p string, st fs.FileInfo) error {
+// special refuses the open file at p, described by st, when it is a FIFO,
+// a device or a socket: reading one would wait or yield bytes that are no
+// record, and writing one would lose them. A directory is left to fail its
+// read or write as before.
+func special(op, p string, st fs.FileInfo) error {
 	if !st.Mode().IsRegular() && !st.IsDir() {
 		return &storage.Error{Op: op, File: p, Message: notRegularMessage}
 	}
