@@ -419,6 +419,18 @@ func (a *FileArchive) Put(ctx context.Context, content string, metadata map[stri
 		if err := l.Check(); err != nil {
 			return err
 		}
+		if encLine != nil {
+			// An index that cannot be appended to (one with another hard
+			// link, which may lie outside the data home) is refused before
+			// the note or a torn tail's copy is written.
+			f, err := a.dir.OpenAppend(indexFile, false)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			if f != nil {
+				f.Close()
+			}
+		}
 		if encNote != nil {
 			if err := a.dir.WriteFile(rel, encNote); err != nil {
 				return err

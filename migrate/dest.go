@@ -53,6 +53,9 @@ func (m *migration) written() []string {
 // of this source, in which case it reports true and returns the state of
 // every file found there (see copyOf): what a rerun may remove.
 func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fileState, error) {
+	if err := m.checkProjectsDir(m.dstRoot); err != nil {
+		return false, nil, err
+	}
 	st, err := os.Lstat(m.dstRoot)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -802,6 +802,9 @@ func within(parent, child string) bool {
 // a project directory must not be a symlink; a home may be one, as the
 // stores allow.
 func (m *migration) checkSourceRoot() error {
+	if err := m.checkProjectsDir(m.srcRoot); err != nil {
+		return err
+	}
 	st, err := os.Lstat(m.srcRoot)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %s", ErrNoSource, m.srcRoot)
@@ -824,6 +827,22 @@ func (m *migration) checkSourceRoot() error {
 		if err := CheckComplete(dir); err != nil {
 			return fmt.Errorf("the source is not usable: %w", err)
 		}
+	}
+	return nil
+}
+
+// checkProjectsDir refuses, for a migration of one project, a
+// <home>/projects above the project directory root that is a symlink: the
+// home may be one, but nothing below it, as the stores and agents hold. A
+// link planted there (a copied home, a shared disk) would take the copy,
+// or its source, to wherever it leads.
+func (m *migration) checkProjectsDir(root string) error {
+	if m.all {
+		return nil // root is the home itself
+	}
+	projects := filepath.Dir(root)
+	if st, err := os.Lstat(projects); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s is a symlink", ErrSymlink, projects)
 	}
 	return nil
 }

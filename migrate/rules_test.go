@@ -175,6 +175,37 @@ func TestBadInputFailsWithOneLineAndChangesNothing(t *testing.T) {
 			want: migrate.ErrSymlink,
 		},
 		{
+			// Round 128: the home may be a symlink, nothing below it. The
+			// projects directory of a copied home leading elsewhere was
+			// followed and its project migrated.
+			name: "symlinked projects directory of the source",
+			prepare: func(t *testing.T, s *setup) {
+				projects := storage.ProjectsDir(s.src.home)
+				outside := filepath.Join(t.TempDir(), "projects")
+				if err := os.Rename(projects, outside); err != nil {
+					t.Fatal(err)
+				}
+				symlink(t, outside, projects)
+			},
+			want: migrate.ErrSymlink,
+			text: []string{"projects is a symlink"},
+		},
+		{
+			// Round 128: a projects directory planted in the destination
+			// home as a link to another directory took the copy there.
+			name: "destination projects directory is a symlink",
+			prepare: func(t *testing.T, s *setup) {
+				outside := t.TempDir()
+				if err := os.MkdirAll(s.opts.To.Storage.Home, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				symlink(t, outside, storage.ProjectsDir(s.opts.To.Storage.Home))
+				s.dstRoot = outside
+			},
+			want: migrate.ErrSymlink,
+			text: []string{"projects is a symlink"},
+		},
+		{
 			name: "session being deleted",
 			prepare: func(t *testing.T, s *setup) {
 				log := filepath.Join(s.src.paths.SessionsDir, "s1.jsonl")

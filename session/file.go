@@ -650,6 +650,9 @@ func (s *session) openError(err error) error {
 	if safefs.IsNotRegular(err) {
 		return &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "checkpoint log is not a regular file"}
 	}
+	if safefs.IsHardLinked(err) {
+		return &storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file, Message: "checkpoint log has more than one hard link; refusing to write through it"}
+	}
 	return err
 }
 

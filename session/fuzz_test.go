@@ -140,6 +140,20 @@ func FuzzSummaries(f *testing.F) {
 		if s.Err != nil && strings.Contains(s.Err.Error(), secret) {
 			t.Fatalf("error leaks record contents: %v", s.Err)
 		}
+		// With a line limit the bases' lines fit in, an end longer than
+		// the limit is read backwards (lastLineFar): it must agree.
+		small, err := session.NewFileCheckpointer(dir, session.FileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		session.SetMaxLine(small, 1024)
+		ss, err := small.Summaries(t.Context())
+		if err != nil || len(ss) != 1 || ss[0].Size != s.Size || ss[0].Torn != s.Torn {
+			t.Fatalf("summary with a 1 KiB line limit %+v, %v; without %+v", ss, err, s)
+		}
+		if ss[0].Err == nil && s.Err == nil && (ss[0].Records != s.Records || ss[0].Title != s.Title) {
+			t.Fatalf("summary with a 1 KiB line limit %+v; without %+v", ss[0], s)
+		}
 		evs, err := cp.Read(t.Context(), "log", 0)
 		if err != nil {
 			return

@@ -52,8 +52,15 @@ func (s *session) repairTail(bad *problem) error {
 // setAsideTorn copies the torn tail of the log, the bytes from..to, into
 // <id>.jsonl.torn-<unix ms> beside it (never replacing an existing file,
 // fsynced with its directory), so that cutting it from the log loses
-// nothing. The bytes are streamed: a torn record may be large.
+// nothing. The bytes are streamed: a torn record may be large. A torn
+// tail over safefs.MaxReadBytes, which only a planted log holds (a sparse
+// one costs no disk, its copy as much disk as it claims), is refused with
+// a *storage.Error: the log stays as it is.
 func (s *session) setAsideTorn(from, to int64) error {
+	if to-from > safefs.MaxReadBytes {
+		return &storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file,
+			Message: "the torn tail of checkpoint log is larger than 1 GiB; refusing to copy it aside"}
+	}
 	src, err := s.open()
 	if err != nil {
 		return err

@@ -209,6 +209,17 @@ func (r *summaryRead) plaintext() error {
 	var last, whole []byte
 	for w := int64(summaryWindow); ; w *= 2 {
 		w = min(w, size)
+		if w > int64(r.c.maxLine)+summaryWindow {
+			// No complete line ends within a line's limit of the log's
+			// end: a torn tail or blank lines that long, which only a
+			// planted file holds (a sparse one costs no disk). Look for
+			// the last line without holding them in memory.
+			var err error
+			if last, err = r.lastLineFar(); err != nil || last == nil {
+				return err
+			}
+			break
+		}
 		b, err := r.sc.readAt(r.f, size-w, int(w))
 		if err != nil {
 			return readError(r.file, err)
@@ -239,6 +250,65 @@ func (r *summaryRead) plaintext() error {
 		return err
 	}
 	return r.title(whole)
+}
+
+// lastLineFar returns the last non-blank complete line of a plaintext log
+// whose end is too long to read at once, reading backwards a window at a
+// time: memory holds that line only, which must be within the line limit.
+// It sets r.s.Torn, and returns nil for a log with no complete non-blank
+// line.
+func (r *summaryRead) lastLineFar() ([]byte, error) {
+	// back returns the offset of the last byte before end (looking at
+	// most limit bytes back) for which want is true, or -1.
+	back := func(end, limit int64, want func(byte) bool) (int64, error) {
+		for stop := max(end-limit, 0); end > stop; {
+			n := min(1<<20, end-stop)
+			b, err := r.sc.readAt(r.f, end-n, int(n))
+			if err == nil && int64(len(b)) < n {
+				err = io.ErrUnexpectedEOF // the log shrank meanwhile
+			}
+			if err != nil {
+				return 0, readError(r.file, err)
+			}
+			for i := len(b) - 1; i >= 0; i-- {
+				if want(b[i]) {
+					return end - n + int64(i), nil
+				}
+			}
+			end -= n
+		}
+		return -1, nil
+	}
+	newline := func(c byte) bool { return c == '\n' }
+	size := r.s.Size
+	nl, err := back(size, size, newline)
+	if err != nil {
+		return nil, err
+	}
+	r.s.Torn = nl+1 < size
+	if nl < 0 {
+		return nil, nil // no complete record at all
+	}
+	text, err := back(nl, nl, func(c byte) bool { return c != '\n' && c != ' ' && c != '\t' && c != '\r' })
+	if err != nil || text < 0 {
+		return nil, err // only blank lines
+	}
+	limit := int64(r.c.maxLine)
+	start, err := back(text, limit, newline)
+	if err != nil {
+		return nil, err
+	}
+	if start < 0 && text+1 > limit {
+		return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: r.file, Message: "Corrupt checkpoint record (the last one): longer than the line length limit"}
+	}
+	b, err := r.sc.readAt(r.f, start+1, int(text-start))
+	if err == nil && int64(len(b)) < text-start {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return nil, readError(r.file, err)
+	}
+	return b, nil
 }
 
 // last reads the last complete record from its line. For a plaintext log

@@ -200,9 +200,13 @@ func (e *LayoutNotDirError) Error() string {
 // directory, then each of dirs (some of the project's sessions, tasks and
 // spill directories). It runs before a command writes, or calls a model,
 // so that such an entry costs nothing; a missing directory, or one that
-// cannot be inspected, is left to the command. Symbolic links are left to
-// the stores, which refuse them.
+// cannot be inspected, is left to the command. A symbolic link at
+// projects/ or the project's directory is refused first (checkProjectLinks);
+// one below them is left to the stores, which refuse it.
 func (p project) checkLayoutDirs(dirs ...string) error {
+	if err := p.checkProjectLinks(); err != nil {
+		return err
+	}
 	projectDir := filepath.Dir(p.paths.SessionsDir)
 	check := []layoutDir{
 		{"the projects directory", filepath.Dir(projectDir)},
@@ -212,6 +216,21 @@ func (p project) checkLayoutDirs(dirs ...string) error {
 		check = append(check, layoutDir{"the project's " + filepath.Base(d) + " directory", d})
 	}
 	return notDirIn(check)
+}
+
+// checkProjectLinks refuses, as a *storage.Error, a projects/ or project
+// directory that is a symbolic link, as an agent does (the data home may be
+// one, nothing below it): each store checks only its own directory, so
+// through such a link a command read, and sessions delete removed, the
+// files of a directory outside the data home.
+func (p project) checkProjectLinks() error {
+	projectDir := filepath.Dir(p.paths.SessionsDir)
+	for _, d := range []string{filepath.Dir(projectDir), projectDir} {
+		if info, err := os.Lstat(d); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return &storage.Error{Op: "open", File: d, Message: "Storage directory must not be a symlink"}
+		}
+	}
+	return nil
 }
 
 // A layoutDir is a directory of the layout: what it is, and its path.

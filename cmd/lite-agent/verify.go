@@ -37,6 +37,9 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 				}
 				return finishVerify(cmd.OutOrStdout(), &rep, asJSON)
 			}
+			if err := p.checkProjectLinks(); err != nil {
+				return err
+			}
 			noteMissingData(cmd.ErrOrStderr(), p, all)
 			dirs := []string{p.paths.ProjectDir()}
 			if all {

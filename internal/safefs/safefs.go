@@ -194,14 +194,38 @@ func (d *Dir) ReadFile(rel string) ([]byte, error) {
 		return nil, fileError("read", p, err)
 	}
 	defer f.Close()
-	if err := special("read", p, f); err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(f)
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fileError("read", p, err)
 	}
+	if err := special("read", p, st); err != nil {
+		return nil, err
+	}
+	if st.Size() > MaxReadBytes {
+		return nil, tooLargeError(p)
+	}
+	// The size is a hint: read at most one byte past the limit, so that a
+	// file growing meanwhile is refused too.
+	b, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
+	if err != nil {
+		return nil, fileError("read", p, err)
+	}
+	if len(b) > MaxReadBytes {
+		return nil, tooLargeError(p)
+	}
 	return b, nil
+}
+
+// MaxReadBytes is the largest file ReadFile reads: 1 GiB, four times a
+// session log's longest line (session.MaxLineBytes), which bounds what the
+// agent ever writes as one record (a task, an archived result, a spilled
+// body). A larger file, which only a planted one can be (a sparse file
+// costs no disk), is refused before it is read, rather than held in memory.
+const MaxReadBytes = 1 << 30
+
+// tooLargeError is ReadFile's refusal of a file over MaxReadBytes.
+func tooLargeError(p string) error {
+	return &storage.Error{Op: "read", File: p, Message: "Storage file is larger than 1 GiB; refusing to read it"}
 }
 
 // Lstat returns information about rel without following a final symlink.
@@ -270,7 +294,10 @@ func (d *Dir) ReadDirContext(ctx context.Context, rel string) ([]fs.DirEntry, er
 
 // OpenAppend opens rel for appending (O_APPEND, never following a
 // symlink). A missing file is created 0600 only with create; otherwise
-// OpenAppend returns an error matching fs.ErrNotExist. The caller writes
+// OpenAppend returns an error matching fs.ErrNotExist. A FIFO, device or
+// socket is refused (IsNotRegular), and so is a file with more than one
+// hard link (IsHardLinked), which writing would change under its other
+// names too. The caller writes
 // with one Write per record batch, calls SyncData for durability, and
 // SyncDir(filepath.Dir(f.Name())) after creating the file.
 func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
@@ -286,11 +313,35 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	if err != nil {
 		return nil, fileError("write", p, err)
 	}
-	if err := special("write", p, f); err != nil {
+	st, err := f.Stat()
+	if err == nil {
+		err = special("write", p, st)
+	} else {
+		err = fileError("write", p, err)
+	}
+	if err == nil && st.Mode().IsRegular() && linkCount(st) > 1 {
+		// Another name of the same file may lie outside the data home (a
+		// link planted in a copied or shared home): an append, or the cut
+		// of a torn tail, would change that file too. Atomic replacements
+		// (WriteFile) only replace the name and need no such check.
+		err = &storage.Error{Op: "write", File: p, Message: hardLinkedMessage}
+	}
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
+}
+
+// hardLinkedMessage is the text of OpenAppend's refusal of a file with more
+// than one hard link.
+const hardLinkedMessage = "Storage file has more than one hard link; refusing to write through it"
+
+// IsHardLinked reports whether err is OpenAppend's refusal of a file with
+// more than one hard link.
+func IsHardLinked(err error) bool {
+	var se *storage.Error
+	return errors.As(err, &se) && se.Message == hardLinkedMessage
 }
 
 // ReadRegular reads the file at p, at most max bytes of it when max is
@@ -312,15 +363,11 @@ func ReadRegular(p string, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, max))
 }
 
-// special refuses the open file f at p when it is a FIFO, a device or a
-// socket: reading one would wait or yield bytes that are no record, and
-// writing one would lose them. A directory is left to fail its read or
-// write as before.
-func special(op, p string, f *os.File) error {
-	st, err := f.Stat()
-	if err != nil {
-		return fileError(op, p, err)
-	}
+// special refuses the open file at p, described by st, when it is a FIFO,
+// a device or a socket: reading one would wait or yield bytes that are no
+// record, and writing one would lose them. A directory is left to fail its
+// read or write as before.
+func special(op, p string, st fs.FileInfo) error {
 	if !st.Mode().IsRegular() && !st.IsDir() {
 		return &storage.Error{Op: op, File: p, Message: notRegularMessage}
 	}
@@ -645,11 +692,16 @@ func (d *Dir) WriteFiles(files []Replacement) (int, error) {
 
 // Touch sets the access and modification times of the file rel to t,
 // without following a symlink, so that the sweep by age counts a record
-// that was used again as young without its bytes being rewritten.
+// that was used again as young without its bytes being rewritten. A file
+// with more than one hard link is refused (IsHardLinked), as OpenAppend
+// refuses it: its other name may lie outside the data home.
 func (d *Dir) Touch(rel string, t time.Time) error {
 	p, err := d.Resolve(rel)
 	if err != nil {
 		return err
+	}
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && linkCount(st) > 1 {
+		return &storage.Error{Op: "write", File: p, Message: hardLinkedMessage}
 	}
 	if err := touch(p, t); err != nil {
 		return fileError("write", p, err)

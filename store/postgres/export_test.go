@@ -72,3 +72,6 @@ func OpenConns(s *Store) int {
 // ErrChecksClosed is the Check of an *OutcomeUnknownError whose check
 // after a lost reply was ended by Close.
 var ErrChecksClosed = errChecksClosed
+
+// ReadLogLines is readLogLines, ImportFiles' reading of a session log.
+var ReadLogLines = readLogLines

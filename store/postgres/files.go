@@ -1,16 +1,19 @@
 package postgres
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,10 +49,19 @@ type fileSide struct {
 }
 
 // side checks that paths is the data home layout of p's project (a
-// *ConfigError if not) and returns it with p's encoding.
+// *ConfigError if not) and returns it with p's encoding. A projects/ or
+// project directory that is a symlink is refused with an error matching
+// migrate.ErrSymlink, as a migration and the agents refuse it: the home
+// may be a link, nothing below it, and a link planted there would take
+// an import's reads or an export's writes out of the data home.
 func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 	if paths.Hash != p.project || paths.Namespace != p.ns {
 		return fileSide{}, &ConfigError{Message: fmt.Sprintf("the files are project %s of namespace %s, the database's %s of %s", paths.Hash, paths.Namespace, p.project, p.ns)}
+	}
+	for _, d := range []string{storage.ProjectsDir(paths.Home), paths.ProjectDir()} {
+		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return fileSide{}, fmt.Errorf("%w: %s is a symlink", migrate.ErrSymlink, d)
+		}
 	}
 	return fileSide{paths: paths, enc: p.enc}, nil
 }
@@ -287,6 +299,23 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	return rep, nil
 }
 
+// readRecordFile reads the file at path, one record or an archive index,
+// as the file stores read it: never through a symlink, never waiting on a
+// FIFO, and refusing a file over safefs.MaxReadBytes (a planted sparse
+// file costs no disk and would be held in memory whole) with a
+// *storage.Error.
+func readRecordFile(path string) ([]byte, error) {
+	tooLarge := &storage.Error{Op: "read", File: path, Message: "Storage file is larger than 1 GiB; refusing to read it"}
+	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && st.Size() > safefs.MaxReadBytes {
+		return nil, tooLarge
+	}
+	data, err := safefs.ReadRegular(path, safefs.MaxReadBytes+1)
+	if err == nil && len(data) > safefs.MaxReadBytes {
+		return nil, tooLarge
+	}
+	return data, err
+}
+
 // fileTaskLists returns the task lists in tasksDir: its directories named
 // with a valid id.
 func fileTaskLists(tasksDir string) ([]string, error) {
@@ -317,7 +346,7 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 			continue
 		}
 		path := filepath.Join(src.paths.SessionsDir, e.Name())
-		data, err := safefs.ReadRegular(path, -1)
+		recs, err := readLogLines(path)
 		if err != nil {
 			return err
 		}
@@ -325,7 +354,6 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		if err != nil {
 			return err
 		}
-		recs := completeLines(data)
 		if err := dst.ImportSession(ctx, id, recs, info.ModTime()); err != nil {
 			return fmt.Errorf("session %s: %w", id, err)
 		}
@@ -346,6 +374,56 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		}
 	}
 	return nil
+}
+
+// readLogLines returns the complete lines of the session log at path, as
+// completeLines returns those of the whole file, reading it as a stream
+// the way the file store does: a line longer than session.MaxLineBytes is
+// refused with a *storage.Error, and a torn tail, however long, is read
+// past without being held (a planted sparse log costs no disk; read whole,
+// a 3 GiB one took 7.5 GB).
+func readLogLines(path string) ([][]byte, error) {
+	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	var recs [][]byte
+	var off, start int64 // bytes read, and where the current line starts
+	for {
+		chunk, err := br.ReadSlice('\n')
+		off += int64(len(chunk))
+		switch {
+		case err == nil:
+			// A complete line: read it again, now that its length is
+			// known, so that only lines within the limit are held.
+			n := off - 1 - start
+			if n > session.MaxLineBytes {
+				return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Record: strconv.Itoa(len(recs) + 1),
+					Message: "checkpoint record exceeds the line length limit"}
+			}
+			line := chunk[:len(chunk)-1]
+			if int64(len(line)) < n {
+				line = make([]byte, n)
+				if _, err := f.ReadAt(line, start); err != nil {
+					return nil, (&storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "cannot read checkpoint log"}).WithCause(err)
+				}
+			} else {
+				line = bytes.Clone(line)
+			}
+			recs = append(recs, line)
+			start = off
+		case errors.Is(err, bufio.ErrBufferFull):
+		case errors.Is(err, io.EOF):
+			return recs, nil // what is left is a torn tail
+		default:
+			return nil, (&storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "cannot read checkpoint log"}).WithCause(err)
+		}
+	}
 }
 
 // completeLines returns the lines of data, a session log or an archive
@@ -371,7 +449,7 @@ func completeLines(data []byte) [][]byte {
 // torn tails a put set aside (index.jsonl.torn-<ms>), which hold no
 // record.
 func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport, imp *imported) error {
-	data, err := safefs.ReadRegular(filepath.Join(dir, archive.IndexFile), -1)
+	data, err := readRecordFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -386,7 +464,7 @@ func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesRe
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		if notes[ref], err = safefs.ReadRegular(filepath.Join(dir, archive.NotesDir, e.Name()), -1); err != nil {
+		if notes[ref], err = readRecordFile(filepath.Join(dir, archive.NotesDir, e.Name())); err != nil {
 			return err
 		}
 	}
@@ -461,7 +539,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 			if !ok || !e.Type().IsRegular() || strings.HasPrefix(stem, ".") {
 				continue
 			}
-			data, err := safefs.ReadRegular(filepath.Join(dir, e.Name()), -1)
+			data, err := readRecordFile(filepath.Join(dir, e.Name()))
 			if err != nil {
 				return err
 			}
@@ -519,7 +597,7 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		body, err := safefs.ReadRegular(filepath.Join(src.paths.SpillDir, e.Name()), -1)
+		body, err := readRecordFile(filepath.Join(src.paths.SpillDir, e.Name()))
 		if err != nil {
 			return err
 		}
@@ -709,7 +787,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 	if err != nil {
 		return err
 	}
-	data, err := safefs.ReadRegular(filepath.Join(dir, archive.IndexFile), -1)
+	data, err := readRecordFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -728,7 +806,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 		}
 	}
 	for ref, stored := range notes {
-		file, err := safefs.ReadRegular(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix), -1)
+		file, err := readRecordFile(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix))
 		if err != nil {
 			return err
 		}
