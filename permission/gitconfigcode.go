@@ -2,7 +2,6 @@ package permission
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/lite-agent/lite-agent-go/internal/gitindex"
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
@@ -501,7 +501,7 @@ const maxGitIndexSize = 256 << 20
 // that the git index file f lists, none when f does not exist. It reads
 // index versions 2, 3 and 4 with object names of hashSize bytes, and fails
 // on anything else, a split index (whose entries are in another file)
-// among them.
+// among them (see [gitindex.Gitlinks]).
 func gitlinks(f string, hashSize int) ([]string, error) {
 	b, err := readNoWait(f, maxGitIndexSize)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -510,72 +510,9 @@ func gitlinks(f string, hashSize int) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	bad := errors.New("index: not a format the gate reads")
-	if len(b) < 12 || string(b[:4]) != "DIRC" {
-		return nil, bad
-	}
-	version := binary.BigEndian.Uint32(b[4:8])
-	if version < 2 || version > 4 {
-		return nil, bad
-	}
-	n := binary.BigEndian.Uint32(b[8:12])
-	var links []string
-	var name []byte // the entry's path (version 4 makes it from the previous one)
-	off := 12
-	for i := uint32(0); i < n; i++ {
-		start := off
-		fixed := 40 + hashSize + 2
-		if off+fixed > len(b) {
-			return nil, bad
-		}
-		mode := binary.BigEndian.Uint32(b[off+24 : off+28])
-		flags := binary.BigEndian.Uint16(b[off+40+hashSize : off+fixed])
-		off += fixed
-		if flags&0x4000 != 0 {
-			if version < 3 || off+2 > len(b) {
-				return nil, bad
-			}
-			off += 2
-		}
-		if version == 4 {
-			strip, k := binary.Uvarint(b[off:])
-			if k <= 0 || strip > uint64(len(name)) {
-				return nil, bad
-			}
-			off += k
-			end := bytes.IndexByte(b[off:], 0)
-			if end < 0 {
-				return nil, bad
-			}
-			name = append(name[:len(name)-int(strip)], b[off:off+end]...)
-			off += end + 1
-		} else {
-			end := bytes.IndexByte(b[off:], 0)
-			if end < 0 {
-				return nil, bad
-			}
-			name = b[off : off+end]
-			off = start + (off-start+end+8)&^7
-			if off > len(b) {
-				return nil, bad
-			}
-		}
-		if mode&0o170000 == 0o160000 {
-			links = append(links, string(name))
-		}
-	}
-	// Extensions follow, each a 4-byte signature and a 4-byte size, until
-	// the trailing checksum.
-	for off+8 <= len(b)-hashSize {
-		sig := string(b[off : off+4])
-		size := int(binary.BigEndian.Uint32(b[off+4 : off+8]))
-		if sig == "link" {
-			return nil, errors.New("index: a split index")
-		}
-		if size < 0 || off+8+size > len(b) {
-			return nil, bad
-		}
-		off += 8 + size
+	links, err := gitindex.Gitlinks(b, hashSize)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
 	}
 	return links, nil
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/gitindex"
 )
 
 // Limits of the repository check.
@@ -237,7 +239,7 @@ func (s *checkRun) gitlinks() {
 			}
 		}
 	}
-	links, err := readGitlinks(data, hashLen)
+	links, err := gitindex.Gitlinks(data, hashLen)
 	if err != nil {
 		return // opaque: the walk below looks everywhere
 	}

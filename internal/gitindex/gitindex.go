@@ -1,0 +1,117 @@
+// Package gitindex reads what the gate and the sandbox need of a git
+// index file: the paths of its gitlinks (submodules and embedded
+// repositories), which make git, run in the superproject, look into the
+// repositories at those paths.
+package gitindex
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+)
+
+// gitlinkMode is the mode of an index entry that records a gitlink.
+const gitlinkMode = 0o160000
+
+// ErrFormat is returned for an index Gitlinks cannot read: not an index,
+// a version other than 2, 3 or 4, a truncated or inconsistent one, or a
+// split index, whose entries are mostly in another file.
+var ErrFormat = errors.New("git index format not understood")
+
+// Gitlinks returns the paths of the gitlink entries of the git index data,
+// versions 2, 3 and 4, whose object names are hashLen bytes long (20 for
+// SHA-1, 32 for SHA-256). What it cannot read is ErrFormat, never a
+// partial list.
+func Gitlinks(data []byte, hashLen int) ([]string, error) {
+	if len(data) < 12 || string(data[:4]) != "DIRC" {
+		return nil, ErrFormat
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return nil, ErrFormat
+	}
+	count := binary.BigEndian.Uint32(data[8:12])
+	var links []string
+	var prev []byte
+	off := 12
+	fixed := 40 + hashLen + 2 // stat data, object name, flags
+	for n := uint32(0); n < count; n++ {
+		start := off
+		if off+fixed > len(data) {
+			return nil, ErrFormat
+		}
+		mode := binary.BigEndian.Uint32(data[off+24 : off+28])
+		flags := binary.BigEndian.Uint16(data[off+40+hashLen : off+fixed])
+		off += fixed
+		if flags&0x4000 != 0 {
+			if version < 3 {
+				return nil, ErrFormat
+			}
+			off += 2
+		}
+		var name []byte
+		if version == 4 {
+			strip, used := offsetVarint(data[min(off, len(data)):])
+			if used == 0 || strip > uint64(len(prev)) {
+				return nil, ErrFormat
+			}
+			off += used
+			end := bytes.IndexByte(data[min(off, len(data)):], 0)
+			if end < 0 {
+				return nil, ErrFormat
+			}
+			name = append(append([]byte(nil), prev[:len(prev)-int(strip)]...), data[off:off+end]...)
+			off += end + 1
+		} else {
+			end := bytes.IndexByte(data[min(off, len(data)):], 0)
+			if end < 0 {
+				return nil, ErrFormat
+			}
+			name = data[off : off+end]
+			// Entries are padded with 1 to 8 NULs to a multiple of 8.
+			off = start + (off+end-start+8)&^7
+			if off > len(data) {
+				return nil, ErrFormat
+			}
+		}
+		if len(name) == 0 {
+			return nil, ErrFormat
+		}
+		prev = name
+		if mode&0o170000 == gitlinkMode {
+			links = append(links, string(name))
+		}
+	}
+	// Extensions follow, each a 4-byte signature and a 4-byte size, until
+	// the trailing checksum. A split index ("link") keeps most entries
+	// in another file.
+	for off+8 <= len(data)-hashLen {
+		size := int64(binary.BigEndian.Uint32(data[off+4 : off+8]))
+		if string(data[off:off+4]) == "link" || int64(off)+8+size > int64(len(data)) {
+			return nil, ErrFormat
+		}
+		off += 8 + int(size)
+	}
+	return links, nil
+}
+
+// offsetVarint decodes the offset varint of index version 4 (git's
+// varint.c, which adds one at each continuation, unlike encoding/binary's)
+// and returns it and the bytes it used (0 for none).
+func offsetVarint(b []byte) (uint64, int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	v := uint64(c & 127)
+	i := 1
+	for c&128 != 0 {
+		if i >= len(b) || i > 9 {
+			return 0, 0
+		}
+		c = b[i]
+		i++
+		v = (v+1)<<7 | uint64(c&127)
+	}
+	return v, i
+}
