@@ -23,7 +23,14 @@ import (
 // output and error.
 func run(t *testing.T, sb sandbox.Sandbox, dir, script string, env ...string) (string, error) {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "/bin/sh", "-c", script)
+	return runWith(t, sb, "/bin/sh", dir, script, env...)
+}
+
+// runWith runs script with shell -c in dir inside sb, with env added to
+// the host's environment, and returns its combined output and error.
+func runWith(t *testing.T, sb sandbox.Sandbox, shell, dir, script string, env ...string) (string, error) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), shell, "-c", script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	if err := sb.Wrap(cmd); err != nil {

@@ -77,20 +77,8 @@ func (p *rt127) sandbox(t *testing.T) *sandbox.Bubblewrap {
 // a bash line, and returns its output; a failing line is not an error.
 func (p *rt127) bash(t *testing.T, sb sandbox.Sandbox, line string) string {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "bash", "-c", line)
-	cmd.Dir = p.wd
-	cmd.Env = append(os.Environ(), p.env...)
-	if err := sb.Wrap(cmd); err != nil {
-		t.Fatalf("Wrap: %v", err)
-	}
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Start()
-	closeExtraFiles(cmd)
-	if err == nil {
-		cmd.Wait()
-	}
-	return out.String()
+	out, _ := runWith(t, sb, "bash", p.wd, line, p.env...)
+	return out
 }
 
 // pwned is the command the attacks plant; it leaves <home>/pwned.
