@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -516,7 +517,7 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 	case !st.IsDir() && !st.Mode().IsRegular():
 		s.skip(path, SkipNotRegular, nil)
 		return
-	case st.Mode().IsRegular() && linkCount(st) > 1:
+	case st.Mode().IsRegular() && safefs.LinkCount(st) > 1:
 		s.skip(path, SkipHardLink, nil)
 		return
 	}

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/migration"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/retention"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/spf13/cobra"
@@ -77,12 +77,21 @@ func (c *cleanupFlags) apply(opts *liteagent.Options, errw io.Writer) error {
 // user is resuming, as used now, so that the startup sweep, which removes
 // what has not changed for the cleanup age, does not remove the very
 // session being resumed (and the run then start an empty one under its
-// id). Only regular files and directories are touched, never a symlink.
+// id). Only regular files and directories are touched, never through a
+// symlink, and a log with more than one hard link is refused as the store
+// refuses to append to it (safefs.IsHardLinked): its other name may lie
+// outside the data home.
 func keepFromSweep(p project, id string) error {
-	log := filepath.Join(p.paths.SessionsDir, id+session.LogSuffix)
+	dir, err := safefs.AnchorExisting(p.paths.SessionsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
 	now := time.Now()
-	for _, path := range []string{log, p.paths.ArchiveDir(id)} {
-		fi, err := os.Lstat(path)
+	for _, rel := range []string{id + session.LogSuffix, filepath.Base(p.paths.ArchiveDir(id))} {
+		fi, err := dir.Lstat(rel)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -90,7 +99,7 @@ func keepFromSweep(p project, id string) error {
 			return err
 		}
 		if fi.Mode().IsRegular() || fi.IsDir() {
-			if err := os.Chtimes(path, now, now); err != nil {
+			if err := dir.Touch(rel, now); err != nil {
 				return err
 			}
 		}

@@ -4,5 +4,5 @@ package safefs
 
 import "io/fs"
 
-// linkCount returns 1: hard links are not detected on this platform.
-func linkCount(fs.FileInfo) uint64 { return 1 }
+// LinkCount returns 1: hard links are not detected on this platform.
+func LinkCount(fs.FileInfo) uint64 { return 1 }

@@ -319,7 +319,7 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	} else {
 		err = fileError("write", p, err)
 	}
-	if err == nil && st.Mode().IsRegular() && linkCount(st) > 1 {
+	if err == nil && st.Mode().IsRegular() && LinkCount(st) > 1 {
 		// Another name of the same file may lie outside the data home (a
 		// link planted in a copied or shared home): an append, or the cut
 		// of a torn tail, would change that file too. Atomic replacements
@@ -700,7 +700,7 @@ func (d *Dir) Touch(rel string, t time.Time) error {
 	if err != nil {
 		return err
 	}
-	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && linkCount(st) > 1 {
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && LinkCount(st) > 1 {
 		return &storage.Error{Op: "write", File: p, Message: hardLinkedMessage}
 	}
 	if err := touch(p, t); err != nil {

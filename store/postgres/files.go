@@ -383,13 +383,18 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 // past without being held (a planted sparse log costs no disk; read whole,
 // a 3 GiB one took 7.5 GB).
 func readLogLines(path string) ([][]byte, error) {
+	cannotRead := &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "cannot read checkpoint log"}
 	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, err
+		return nil, cannotRead.WithCause(err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, cannotRead.WithCause(err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "checkpoint log is not a regular file"}
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	var recs [][]byte
@@ -410,7 +415,7 @@ func readLogLines(path string) ([][]byte, error) {
 			if int64(len(line)) < n {
 				line = make([]byte, n)
 				if _, err := f.ReadAt(line, start); err != nil {
-					return nil, (&storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "cannot read checkpoint log"}).WithCause(err)
+					return nil, cannotRead.WithCause(err)
 				}
 			} else {
 				line = bytes.Clone(line)
@@ -421,7 +426,7 @@ func readLogLines(path string) ([][]byte, error) {
 		case errors.Is(err, io.EOF):
 			return recs, nil // what is left is a torn tail
 		default:
-			return nil, (&storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "cannot read checkpoint log"}).WithCause(err)
+			return nil, cannotRead.WithCause(err)
 		}
 	}
 }

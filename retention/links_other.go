@@ -1,8 +1,0 @@
-//go:build !unix
-
-package retention
-
-import "io/fs"
-
-// linkCount returns 1: hard links are not detected on this platform.
-func linkCount(fs.FileInfo) uint64 { return 1 }
