@@ -168,9 +168,10 @@ func newRepoCheck(o Options, now time.Time) *repoCheck {
 // naming a place outside the workdir, counts as one too. It counts as
 // changed when one of those files, its hooks directory or a hook, or
 // the .git file or link, changed since the Bubblewrap was made (by its
-// status change time, which commands cannot set back; not the .git
-// directory's own, which every commit changes): a repository of the
-// user's that ran code before stays as it is. A repository git init or
+// status change time, which commands cannot set back), or when the git
+// directory did (a .git directory's own time, which every commit changes,
+// counts only with its parent's, which renaming it into place changes
+// too): a repository of the user's that ran code before stays as it is. A repository git init or
 // git clone made, with only sample hooks, is left alone. The gitlinks
 // are looked at first, however large the workdir; the walk stops, and
 // the error says so, past 4,000,000 entries or when ctx is done.
@@ -493,6 +494,7 @@ func (ev *evaluation) touch(t time.Time) {
 // gitDir looks at the git directory dir: its configuration, its hooks
 // and, with followCommon, its commondir's.
 func (ev *evaluation) gitDir(dir string, followCommon bool) {
+	ev.touchGitDir(dir)
 	for _, name := range []string{"config", "config.worktree"} {
 		ev.config(filepath.Join(dir, name), 0)
 	}
@@ -542,6 +544,27 @@ func (ev *evaluation) gitDir(dir string, followCommon bool) {
 	case common != dir && !ev.s.c.knownDirs[common]:
 		ev.gitDir(common, false)
 	}
+}
+
+// touchGitDir counts the git directory dir as changed when it was
+// renamed into place or made one in place: a directory a command renames
+// keeps the times of the files in it, so an old directory holding a file
+// named config, or hooks, would otherwise pass for the user's repository.
+// Renaming dir, or adding a HEAD to it, changes its own status change
+// time; so does every commit in a .git directory, which therefore counts
+// only with its parent's, which a rename into place changes too.
+func (ev *evaluation) touchGitDir(dir string) {
+	fi, err := ev.s.root.Lstat(dir)
+	if err != nil {
+		return
+	}
+	t := ctime(fi)
+	if filepath.Base(dir) == ".git" {
+		if pfi, err := ev.s.root.Lstat(filepath.Dir(dir)); err == nil && ctime(pfi).Before(t) {
+			t = ctime(pfi)
+		}
+	}
+	ev.touch(t)
 }
 
 // config reads the configuration file p and the files it includes.
