@@ -114,9 +114,10 @@ func shellQuote(s string) string {
 
 // repoCheck is the state of a Bubblewrap's repository check.
 type repoCheck struct {
-	since      time.Time       // changes from then on are the commands'
-	knownDirs  map[string]bool // git directories the mount plan protects, relative to the workdir
-	knownFiles map[string]bool // .git files the mount plan keeps read-only, relative
+	since         time.Time       // changes from then on are the commands'
+	knownDirs     map[string]bool // git directories the mount plan protects, relative to the workdir
+	knownFiles    map[string]bool // .git files the mount plan keeps read-only, relative
+	worktreeHooks []string        // Options.WorktreeHooks
 
 	mu    sync.Mutex      // one check at a time
 	moved map[string]bool // guarded by mu: what the check moved aside, relative
@@ -127,7 +128,8 @@ type repoCheck struct {
 // whose configuration o keeps read-only are known, as are the .git
 // files o keeps read-only.
 func newRepoCheck(o Options, now time.Time) *repoCheck {
-	c := &repoCheck{since: now.Add(-checkSlack), knownDirs: map[string]bool{".git": true}, knownFiles: map[string]bool{}, moved: map[string]bool{}}
+	c := &repoCheck{since: now.Add(-checkSlack), knownDirs: map[string]bool{".git": true}, knownFiles: map[string]bool{}, moved: map[string]bool{},
+		worktreeHooks: o.WorktreeHooks}
 	readOnly := func(p string) bool {
 		return slices.ContainsFunc(o.ReadOnly, func(r string) bool { return within(p, r) })
 	}
@@ -165,9 +167,11 @@ func newRepoCheck(o Options, now time.Time) *repoCheck {
 // editors, credential helpers, aliases starting with "!" …), includes a
 // file outside the workdir, cannot be parsed, or its hooks directory holds
 // anything but *.sample files; a .git link, or a .git file or commondir
-// naming a place outside the workdir, counts as one too. It counts as
-// changed when one of those files, its hooks directory or a hook, or
-// the .git file or link, changed since the Bubblewrap was made (by its
+// naming a place outside the workdir, counts as one too, and so does a
+// hook in a directory of its worktree that a core.hooksPath of its own or
+// of the user's ([Options.WorktreeHooks]) names. It counts as changed
+// when one of those files, a hooks directory or a hook, or the .git file
+// or link, changed since the Bubblewrap was made (by its
 // status change time, which commands cannot set back), or when the git
 // directory did (a .git directory's own time, which every commit changes,
 // counts only with its parent's, which renaming it into place changes
@@ -348,6 +352,7 @@ func (s *checkRun) candidate(p string, fi fs.FileInfo) {
 		ev.reason("a symbolic link")
 	case fi.IsDir():
 		ev.gitDir(p, true)
+		ev.worktreeHooks(p, filepath.Dir(p))
 	case fi.Mode().IsRegular():
 		data, _, err := s.read(p, maxCheckFile)
 		if err != nil {
@@ -363,6 +368,7 @@ func (s *checkRun) candidate(p string, fi fs.FileInfo) {
 			ev.reason("gitdir outside the workdir")
 		} else if !s.c.knownDirs[rel] {
 			ev.gitDir(rel, true)
+			ev.worktreeHooks(rel, filepath.Dir(p))
 		}
 	default:
 		ev.reason("not a file or directory")
@@ -378,6 +384,7 @@ func (s *checkRun) gitDirCandidate(dir string) {
 	s.seen[dir] = true
 	ev := &evaluation{s: s}
 	ev.gitDir(dir, true)
+	ev.worktreeHooks(dir, dir)
 	s.report(filepath.Join(dir, "HEAD"), ev)
 }
 
@@ -477,6 +484,9 @@ type evaluation struct {
 	reasons []string
 	changed bool
 	configs int
+	// hooksPaths and worktrees hold the values of core.hooksPath and
+	// core.worktree the configuration sets.
+	hooksPaths, worktrees []string
 }
 
 func (ev *evaluation) reason(r string) {
@@ -498,32 +508,7 @@ func (ev *evaluation) gitDir(dir string, followCommon bool) {
 	for _, name := range []string{"config", "config.worktree"} {
 		ev.config(filepath.Join(dir, name), 0)
 	}
-	hooks := filepath.Join(dir, "hooks")
-	if fi, err := ev.s.root.Lstat(hooks); err == nil {
-		ev.touch(ctime(fi))
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			ev.reason("hooks is a symbolic link")
-		} else if f, err := ev.s.root.OpenFile(hooks, checkDirFlags, 0); err == nil {
-			var entries []fs.DirEntry
-			for ev.s.budget >= 0 {
-				batch, err := f.ReadDir(1024)
-				entries = append(entries, batch...)
-				ev.s.budget -= len(batch)
-				if err != nil || len(batch) == 0 {
-					break
-				}
-			}
-			f.Close()
-			for _, e := range entries {
-				if info, err := ev.s.root.Lstat(filepath.Join(hooks, e.Name())); err == nil {
-					ev.touch(ctime(info))
-				}
-				if !strings.HasSuffix(e.Name(), ".sample") {
-					ev.reason("hooks/" + e.Name())
-				}
-			}
-		}
-	}
+	ev.hooks(filepath.Join(dir, "hooks"), "hooks")
 	if !followCommon {
 		return
 	}
@@ -543,6 +528,81 @@ func (ev *evaluation) gitDir(dir string, followCommon bool) {
 		ev.reason("commondir outside the workdir")
 	case common != dir && !ev.s.c.knownDirs[common]:
 		ev.gitDir(common, false)
+	}
+}
+
+// hooks looks at the hooks directory p, named label in the reasons: a
+// link counts as code, and so does each entry but *.sample files; its
+// status change time and its entries' count.
+func (ev *evaluation) hooks(p, label string) {
+	fi, err := ev.s.root.Lstat(p)
+	if err != nil {
+		return
+	}
+	ev.touch(ctime(fi))
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		ev.reason(label + " is a symbolic link")
+		return
+	}
+	f, err := ev.s.root.OpenFile(p, checkDirFlags, 0)
+	if err != nil {
+		return
+	}
+	var entries []fs.DirEntry
+	for ev.s.budget >= 0 {
+		batch, err := f.ReadDir(1024)
+		entries = append(entries, batch...)
+		ev.s.budget -= len(batch)
+		if err != nil || len(batch) == 0 {
+			break
+		}
+	}
+	f.Close()
+	for _, e := range entries {
+		if info, err := ev.s.root.Lstat(filepath.Join(p, e.Name())); err == nil {
+			ev.touch(ctime(info))
+		}
+		if !strings.HasSuffix(e.Name(), ".sample") {
+			ev.reason(label + "/" + e.Name())
+		}
+	}
+}
+
+// worktreeHooks looks at the hooks directories of the repository whose
+// git directory is dir that lie outside it: those a core.hooksPath of its
+// configuration or the user's relative one ([Options.WorktreeHooks])
+// names, relative to its worktree wt (the directory holding its .git, or
+// what its core.worktree names) where relative. The repository's own
+// core.hooksPath already counts as code; a hook a command put in such a
+// directory, or the directory itself, counts as a change.
+func (ev *evaluation) worktreeHooks(dir, wt string) {
+	wts := []string{wt}
+	for _, w := range ev.worktrees {
+		if rel, ok := ev.s.inside(dir, w); ok {
+			wts = append(wts, rel)
+		}
+	}
+	var rels []string
+	for _, h := range ev.hooksPaths {
+		if h == "" || strings.HasPrefix(h, "~") || strings.HasPrefix(h, "%(prefix)") {
+			continue // none, or outside the workdir
+		}
+		for _, w := range wts {
+			if rel, ok := ev.s.inside(w, h); ok {
+				rels = append(rels, rel)
+			}
+		}
+	}
+	for _, h := range ev.s.c.worktreeHooks {
+		for _, w := range wts {
+			if rel, ok := ev.s.inside(w, h); ok {
+				rels = append(rels, rel)
+			}
+		}
+	}
+	slices.Sort(rels)
+	for _, rel := range slices.Compact(rels) {
+		ev.hooks(rel, rel)
 	}
 }
 
@@ -595,6 +655,12 @@ func (ev *evaluation) config(p string, depth int) {
 	}
 	for _, e := range entries {
 		key := strings.ToLower(e.key)
+		switch key {
+		case "core.hookspath":
+			ev.hooksPaths = append(ev.hooksPaths, strings.TrimSpace(e.value))
+		case "core.worktree":
+			ev.worktrees = append(ev.worktrees, strings.TrimSpace(e.value))
+		}
 		switch {
 		case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
 			if e.implicit || e.value == "" {

@@ -78,3 +78,69 @@ func TestRenamedOldGitDirectoryIsMovedAside(t *testing.T) {
 		})
 	}
 }
+
+// A core.hooksPath names a hooks directory outside the git directory: a
+// relative one in the user's configuration (.githooks) names one in every
+// worktree, so that a plain git init sub, with a hook put in
+// sub/.githooks, ran at the user's next git commit in sub; and a nested
+// repository of the user's whose own configuration names one (husky's
+// .husky/_) ran the hook a command put there. The check looks in those
+// directories too: a hook a command put there counts as a change, and the
+// repository is moved aside.
+func TestHooksPathDirectoryOfANestedRepositoryIsChecked(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, p *rt127) // before the sandbox is made
+		line  string                       // H stands for the line that plants a pre-commit hook in dir/hooks
+		dir   string
+		hooks string // "" is .githooks
+	}{
+		{
+			name: "the user's relative core.hooksPath, a new repository",
+			setup: func(t *testing.T, p *rt127) {
+				p.git(t, p.wd, "config", "--global", "core.hooksPath", ".githooks")
+			},
+			line: "git init -q sub && mkdir sub/.githooks && H", dir: "sub",
+		},
+		{
+			name: "the user's relative core.hooksPath, the user's repository",
+			setup: func(t *testing.T, p *rt127) {
+				p.git(t, p.wd, "config", "--global", "core.hooksPath", ".githooks")
+				p.git(t, p.wd, "init", "-q", "sub")
+				writeFile(t, filepath.Join(p.wd, "sub", ".githooks", "README"), "hooks\n")
+			},
+			line: "H", dir: "sub",
+		},
+		{
+			name: "husky's core.hooksPath in the user's repository",
+			setup: func(t *testing.T, p *rt127) {
+				p.git(t, p.wd, "init", "-q", "sub")
+				p.git(t, filepath.Join(p.wd, "sub"), "config", "core.hooksPath", ".husky/_")
+				writeFile(t, filepath.Join(p.wd, "sub", ".husky", "_", ".gitignore"), "*\n")
+			},
+			line: "H", dir: "sub", hooks: ".husky/_",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newRT127(t)
+			tt.setup(t, p)
+			time.Sleep(100 * time.Millisecond) // older than the sandbox by more than the coarse clock's lag
+			sb := p.sandbox(t)
+			hooks := tt.hooks
+			if hooks == "" {
+				hooks = ".githooks"
+			}
+			line := strings.ReplaceAll(tt.line, "H", p.plantHook(tt.dir+"/"+hooks))
+			if out := p.bash(t, sb, line+" && echo planted"); !strings.Contains(out, "planted") {
+				t.Fatalf("planting: %s", out)
+			}
+			rce := afterRun(t, sb)
+			if rce == nil || len(rce.Moved) != 1 || rce.Moved[0].Path != tt.dir+"/.git" {
+				t.Errorf("AfterRun = %v, want %s/.git moved aside", rce, tt.dir)
+			}
+			p.gitAnyway(filepath.Join(p.wd, tt.dir), nil, "commit", "-q", "--allow-empty", "-m", "x")
+			p.checkHome(t, "git commit in "+tt.dir)
+		})
+	}
+}
