@@ -168,8 +168,10 @@ func newRepoCheck(o Options, now time.Time) *repoCheck {
 // file outside the workdir, cannot be parsed, or its hooks directory holds
 // anything but *.sample files; a .git link, or a .git file or commondir
 // naming a place outside the workdir, counts as one too, and so does a
-// hook in a directory of its worktree that a core.hooksPath of its own or
-// of the user's ([Options.WorktreeHooks]) names. It counts as changed
+// hook in a directory of its worktree that a core.hooksPath of its own,
+// of a protected git directory it names (the project's: a .git file or
+// commondir naming it makes another worktree of the project's
+// repository) or of the user's ([Options.WorktreeHooks]) names. It counts as changed
 // when one of those files, a hooks directory or a hook, or the .git file
 // or link, changed since the Bubblewrap was made (by its
 // status change time, which commands cannot set back), or when the git
@@ -366,8 +368,12 @@ func (s *checkRun) candidate(p string, fi fs.FileInfo) {
 		}
 		if rel, ok := s.inside(filepath.Dir(p), strings.TrimSpace(target)); !ok {
 			ev.reason("gitdir outside the workdir")
-		} else if !s.c.knownDirs[rel] {
-			ev.gitDir(rel, true)
+		} else {
+			if s.c.knownDirs[rel] {
+				ev.known(rel)
+			} else {
+				ev.gitDir(rel, true)
+			}
 			ev.worktreeHooks(rel, filepath.Dir(p))
 		}
 	default:
@@ -526,9 +532,24 @@ func (ev *evaluation) gitDir(dir string, followCommon bool) {
 	switch {
 	case !ok:
 		ev.reason("commondir outside the workdir")
-	case common != dir && !ev.s.c.knownDirs[common]:
+	case ev.s.c.knownDirs[common]:
+		ev.known(common)
+	case common != dir:
 		ev.gitDir(common, false)
 	}
+}
+
+// known looks at dir, a git directory the mount plan protects, reached
+// from another worktree (a .git file or a commondir naming it): its
+// configuration and hooks are the user's and count for nothing here, but
+// the hooks directory its core.hooksPath names relative to the worktree
+// is this worktree's, which commands write (see worktreeHooks).
+func (ev *evaluation) known(dir string) {
+	k := &evaluation{s: ev.s}
+	for _, name := range []string{"config", "config.worktree"} {
+		k.config(filepath.Join(dir, name), 0)
+	}
+	ev.hooksPaths = append(ev.hooksPaths, k.hooksPaths...)
 }
 
 // hooks looks at the hooks directory p, named label in the reasons: a

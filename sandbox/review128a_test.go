@@ -144,3 +144,52 @@ func TestHooksPathDirectoryOfANestedRepositoryIsChecked(t *testing.T) {
 		})
 	}
 }
+
+// A .git file or a commondir naming the project's own git directory
+// makes the directory holding it a worktree of the project's repository,
+// whose relative core.hooksPath (husky's .husky/_ in the project's
+// configuration, or .githooks in the user's) then names a directory
+// there, which commands write: a hook put in sub/.husky/_ beside a .git
+// file "gitdir: ../.git", or in a linked worktree git worktree add made,
+// ran at the user's next git commit there. The check looks in that
+// directory too, and moves the .git aside.
+func TestWorktreeOfTheProjectsGitDirectoryIsChecked(t *testing.T) {
+	tests := []struct {
+		name   string
+		global bool   // core.hooksPath in the user's configuration, not the project's
+		line   string // {plant} plants a pre-commit hook in dir/{hooks}
+		dir    string
+	}{
+		{name: "a .git file naming .git, the project's core.hooksPath", line: "mkdir -p sub/{hooks} && echo 'gitdir: ../.git' > sub/.git && {plant}", dir: "sub"},
+		{name: "a .git file naming .git, the user's core.hooksPath", global: true, line: "mkdir -p sub/{hooks} && echo 'gitdir: ../.git' > sub/.git && {plant}", dir: "sub"},
+		{
+			name: "a git directory whose commondir names .git",
+			line: "mkdir -p gd sub/{hooks} && echo 'ref: refs/heads/main' > gd/HEAD && echo ../.git > gd/commondir && echo 'gitdir: ../gd' > sub/.git && {plant}",
+			dir:  "sub",
+		},
+		{name: "git worktree add", line: "git worktree add -q wt 2>/dev/null && mkdir -p wt/{hooks} && {plant}", dir: "wt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newRT127(t)
+			hooks := ".husky/_"
+			if tt.global {
+				hooks = ".githooks"
+				p.git(t, p.wd, "config", "--global", "core.hooksPath", hooks)
+			} else {
+				p.git(t, p.wd, "config", "core.hooksPath", hooks)
+			}
+			sb := p.sandbox(t)
+			line := strings.NewReplacer("{plant}", p.plantHook(tt.dir+"/"+hooks), "{hooks}", hooks).Replace(tt.line)
+			if out := p.bash(t, sb, line+" && echo planted"); !strings.Contains(out, "planted") {
+				t.Fatalf("planting: %s", out)
+			}
+			rce := afterRun(t, sb)
+			if rce == nil || len(rce.Moved) != 1 || rce.Moved[0].Path != tt.dir+"/.git" {
+				t.Errorf("AfterRun = %v, want %s/.git moved aside", rce, tt.dir)
+			}
+			p.gitAnyway(filepath.Join(p.wd, tt.dir), nil, "commit", "-q", "--allow-empty", "-m", "x")
+			p.checkHome(t, "git commit in "+tt.dir)
+		})
+	}
+}
