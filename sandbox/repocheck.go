@@ -120,7 +120,7 @@ type repoCheck struct {
 	worktreeHooks []string        // Options.WorktreeHooks
 
 	mu    sync.Mutex      // one check at a time
-	moved map[string]bool // guarded by mu: what the check moved aside, relative
+	moved map[string]bool // guarded by mu: the git directories the check moved aside, relative, which the walk skips
 }
 
 // newRepoCheck returns the check of a sandbox with options o (cleaned),
@@ -339,7 +339,7 @@ func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
 
 // candidate looks at the .git p (a directory, a gitdir: file or a link).
 func (s *checkRun) candidate(p string, fi fs.FileInfo) {
-	if s.seen[p] || s.c.knownFiles[p] || s.c.moved[p] {
+	if s.seen[p] || s.c.knownFiles[p] {
 		return
 	}
 	s.seen[p] = true
