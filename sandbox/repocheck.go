@@ -361,12 +361,13 @@ func (s *checkRun) candidate(p string, fi fs.FileInfo) {
 			ev.reason("unreadable .git file")
 			break
 		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		// As git reads it: all that follows "gitdir: ", less the line
+		// ends at the end; a second line is part of the path.
+		target, ok := strings.CutPrefix(string(data), "gitdir: ")
 		if !ok {
 			break // git refuses it
 		}
-		if rel, ok := s.inside(filepath.Dir(p), strings.TrimSpace(target)); !ok {
+		if rel, ok := s.inside(filepath.Dir(p), strings.TrimRight(target, "\r\n")); !ok {
 			ev.reason("gitdir outside the workdir")
 		} else {
 			if s.c.knownDirs[rel] {

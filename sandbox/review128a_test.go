@@ -167,6 +167,11 @@ func TestWorktreeOfTheProjectsGitDirectoryIsChecked(t *testing.T) {
 			line: "mkdir -p gd sub/{hooks} && echo 'ref: refs/heads/main' > gd/HEAD && echo ../.git > gd/commondir && echo 'gitdir: ../gd' > sub/.git && {plant}",
 			dir:  "sub",
 		},
+		{
+			name: "a .git file of two lines whose path, as git reads it, reaches .git",
+			line: "mkdir -p sub/{hooks} $'d\\n' && printf 'gitdir: ../d\\n/../.git\\n' > sub/.git && {plant}",
+			dir:  "sub",
+		},
 		{name: "git worktree add", line: "git worktree add -q wt 2>/dev/null && mkdir -p wt/{hooks} && {plant}", dir: "wt"},
 	}
 	for _, tt := range tests {
