@@ -469,8 +469,22 @@ func (s *checkRun) read(p string, limit int64) ([]byte, fs.FileInfo, error) {
 // inside resolves target, a path git reads relative to dir (relative to
 // the workdir), and returns it relative to the workdir when it lies there.
 // An absolute target may name the workdir by its real path, as git
-// inside the sandbox sees it.
+// inside the sandbox sees it. A target with a ".." after a name does not
+// lie there: the system takes the ".." from where that name leads when it
+// is a link, while this reads the path as text.
 func (s *checkRun) inside(dir, target string) (string, bool) {
+	named := false
+	for _, c := range strings.Split(filepath.ToSlash(target), "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if named {
+				return "", false
+			}
+		default:
+			named = true
+		}
+	}
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(s.wd, dir, target)
 	}

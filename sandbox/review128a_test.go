@@ -172,6 +172,11 @@ func TestWorktreeOfTheProjectsGitDirectoryIsChecked(t *testing.T) {
 			line: "mkdir -p sub/{hooks} $'d\\n' && printf 'gitdir: ../d\\n/../.git\\n' > sub/.git && {plant}",
 			dir:  "sub",
 		},
+		{
+			name: "a .git file whose path goes back up through a link, which git follows before the ..",
+			line: "mkdir -p sub/{hooks} q z && ln -s ../z q/l && echo 'gitdir: ../q/l/../.git' > sub/.git && {plant}",
+			dir:  "sub",
+		},
 		{name: "git worktree add", line: "git worktree add -q wt 2>/dev/null && mkdir -p wt/{hooks} && {plant}", dir: "wt"},
 	}
 	for _, tt := range tests {
