@@ -125,6 +125,12 @@ func cleanOptions(opts Options) (Options, error) {
 	}
 	o := Options{Workdir: wd[0], Network: opts.Network, AllowUnixSockets: opts.AllowUnixSockets, Bwrap: opts.Bwrap,
 		HiddenEnv: slices.Clone(opts.HiddenEnv), HideCredentialEnv: opts.HideCredentialEnv}
+	for _, h := range opts.WorktreeHooks {
+		if h == "" || filepath.IsAbs(h) {
+			return Options{}, &OptionsError{Field: "WorktreeHooks", Path: h, Problem: "not a relative path"}
+		}
+		o.WorktreeHooks = append(o.WorktreeHooks, filepath.Clean(h))
+	}
 	if o.Writable, err = clean("Writable", opts.Writable); err != nil {
 		return Options{}, err
 	}

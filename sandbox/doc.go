@@ -77,7 +77,9 @@
 // made: at every gitlink of .git/index, then through the whole workdir,
 // without following links or opening fifos, reading the files itself and
 // running no git. Each whose configuration (with its includes) or hooks
-// would make git run a program is moved aside (its .git, or a bare one's
+// (its own, or those in the directory a core.hooksPath of its, of the
+// project's or of the user's names in its worktree) would make git run a
+// program is moved aside (its .git, or a bare one's
 // HEAD, renamed to NAME.lite-agent-quarantine-N), and AfterRun returns a
 // [*RepoCheckError] naming it and the mv that restores it. git init and
 // git clone make none that runs a program. The walk costs about as much

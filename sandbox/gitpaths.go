@@ -44,19 +44,19 @@ const maxGitConfigFiles = 64
 //     config.worktree where extensions.worktreeConfig is set, as files
 //     (created before the command: see [Options.ReadOnlyFiles]).
 //
+// It also returns the relative core.hooksPath of the user's, the
+// system's and the environment's configuration (everyWorktree), which
+// names a directory of every worktree, nested repositories' included.
+//
 // It reads the configuration with the git program found in PATH; without
 // one there is nothing of git's to run.
-func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
+func gitCodePaths(wd, gitDir, userHome string) (dirs, files, everyWorktree []string) {
 	fi, err := os.Stat(gitDir)
 	if err != nil || !fi.IsDir() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	git, _ := exec.LookPath("git")
 	seen := map[string]bool{}
-	// everyWorktree holds the relative core.hooksPath of the user's, the
-	// system's and the environment's configuration, which names a
-	// directory of each worktree git runs hooks in.
-	var everyWorktree []string
 	// readConfig reads file, whose relative core.hooksPath names a
 	// directory of worktree ("": of every worktree).
 	var readConfig func(file, worktree string)
@@ -194,7 +194,7 @@ func gitCodePaths(wd, gitDir, userHome string) (dirs, files []string) {
 		readConfig("", "")
 	}
 	gitDirConfig(gitDir, wd, true)
-	return dirs, files
+	return dirs, files, everyWorktree
 }
 
 // gitDirsBelow returns the git directories (those holding a HEAD) below

@@ -116,12 +116,13 @@ func shellQuote(s string) string {
 
 // repoCheck is the state of a Bubblewrap's repository check.
 type repoCheck struct {
-	since      time.Time       // changes from then on are the commands'
-	knownDirs  map[string]bool // git directories the mount plan protects, relative to the workdir
-	knownFiles map[string]bool // .git files the mount plan keeps read-only, relative
+	since         time.Time       // changes from then on are the commands'
+	knownDirs     map[string]bool // git directories the mount plan protects, relative to the workdir
+	knownFiles    map[string]bool // .git files the mount plan keeps read-only, relative
+	worktreeHooks []string        // Options.WorktreeHooks
 
 	mu    sync.Mutex      // one check at a time
-	moved map[string]bool // guarded by mu: what the check moved aside, relative
+	moved map[string]bool // guarded by mu: the git directories the check moved aside, relative, which the walk skips
 }
 
 // newRepoCheck returns the check of a sandbox with options o (cleaned),
@@ -129,7 +130,8 @@ type repoCheck struct {
 // whose configuration o keeps read-only are known, as are the .git
 // files o keeps read-only.
 func newRepoCheck(o Options, now time.Time) *repoCheck {
-	c := &repoCheck{since: now.Add(-checkSlack), knownDirs: map[string]bool{".git": true}, knownFiles: map[string]bool{}, moved: map[string]bool{}}
+	c := &repoCheck{since: now.Add(-checkSlack), knownDirs: map[string]bool{".git": true}, knownFiles: map[string]bool{}, moved: map[string]bool{},
+		worktreeHooks: o.WorktreeHooks}
 	readOnly := func(p string) bool {
 		return slices.ContainsFunc(o.ReadOnly, func(r string) bool { return within(p, r) })
 	}
@@ -167,12 +169,17 @@ func newRepoCheck(o Options, now time.Time) *repoCheck {
 // editors, credential helpers, aliases starting with "!" …), includes a
 // file outside the workdir, cannot be parsed, or its hooks directory holds
 // anything but *.sample files; a .git link, or a .git file or commondir
-// naming a place outside the workdir, counts as one too. It counts as
-// changed when one of those files, its hooks directory or a hook, or
-// the .git file or link, changed since the Bubblewrap was made (by its
-// status change time, which commands cannot set back; not the .git
-// directory's own, which every commit changes): a repository of the
-// user's that ran code before stays as it is. A repository git init or
+// naming a place outside the workdir, counts as one too, and so does a
+// hook in a directory of its worktree that a core.hooksPath of its own,
+// of a protected git directory it names (the project's: a .git file or
+// commondir naming it makes another worktree of the project's
+// repository) or of the user's ([Options.WorktreeHooks]) names. It counts as changed
+// when one of those files, a hooks directory or a hook, or the .git file
+// or link, changed since the Bubblewrap was made (by its
+// status change time, which commands cannot set back), or when the git
+// directory did (a .git directory's own time, which every commit changes,
+// counts only with its parent's, which renaming it into place changes
+// too): a repository of the user's that ran code before stays as it is. A repository git init or
 // git clone made, with only sample hooks, is left alone. The gitlinks
 // are looked at first, however large the workdir; the walk stops, and
 // the error says so, past 4,000,000 entries or when ctx is done.
@@ -334,7 +341,7 @@ func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
 
 // candidate looks at the .git p (a directory, a gitdir: file or a link).
 func (s *checkRun) candidate(p string, fi fs.FileInfo) {
-	if s.seen[p] || s.c.knownFiles[p] || s.c.moved[p] {
+	if s.seen[p] || s.c.knownFiles[p] {
 		return
 	}
 	s.seen[p] = true
@@ -349,21 +356,28 @@ func (s *checkRun) candidate(p string, fi fs.FileInfo) {
 		ev.reason("a symbolic link")
 	case fi.IsDir():
 		ev.gitDir(p, true)
+		ev.worktreeHooks(p, filepath.Dir(p))
 	case fi.Mode().IsRegular():
 		data, _, err := s.read(p, maxCheckFile)
 		if err != nil {
 			ev.reason("unreadable .git file")
 			break
 		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		// As git reads it: all that follows "gitdir: ", less the line
+		// ends at the end; a second line is part of the path.
+		target, ok := strings.CutPrefix(string(data), "gitdir: ")
 		if !ok {
 			break // git refuses it
 		}
-		if rel, ok := s.inside(filepath.Dir(p), strings.TrimSpace(target)); !ok {
+		if rel, ok := s.inside(filepath.Dir(p), strings.TrimRight(target, "\r\n")); !ok {
 			ev.reason("gitdir outside the workdir")
-		} else if !s.c.knownDirs[rel] {
-			ev.gitDir(rel, true)
+		} else {
+			if s.c.knownDirs[rel] {
+				ev.known(rel)
+			} else {
+				ev.gitDir(rel, true)
+			}
+			ev.worktreeHooks(rel, filepath.Dir(p))
 		}
 	default:
 		ev.reason("not a file or directory")
@@ -379,6 +393,7 @@ func (s *checkRun) gitDirCandidate(dir string) {
 	s.seen[dir] = true
 	ev := &evaluation{s: s}
 	ev.gitDir(dir, true)
+	ev.worktreeHooks(dir, dir)
 	s.report(filepath.Join(dir, "HEAD"), ev)
 }
 
@@ -456,8 +471,22 @@ func (s *checkRun) read(p string, limit int64) ([]byte, fs.FileInfo, error) {
 // inside resolves target, a path git reads relative to dir (relative to
 // the workdir), and returns it relative to the workdir when it lies there.
 // An absolute target may name the workdir by its real path, as git
-// inside the sandbox sees it.
+// inside the sandbox sees it. A target with a ".." after a name does not
+// lie there: the system takes the ".." from where that name leads when it
+// is a link, while this reads the path as text.
 func (s *checkRun) inside(dir, target string) (string, bool) {
+	named := false
+	for _, c := range strings.Split(filepath.ToSlash(target), "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if named {
+				return "", false
+			}
+		default:
+			named = true
+		}
+	}
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(s.wd, dir, target)
 	}
@@ -478,6 +507,9 @@ type evaluation struct {
 	reasons []string
 	changed bool
 	configs int
+	// hooksPaths and worktrees hold the values of core.hooksPath and
+	// core.worktree the configuration sets.
+	hooksPaths, worktrees []string
 }
 
 func (ev *evaluation) reason(r string) {
@@ -495,35 +527,11 @@ func (ev *evaluation) touch(t time.Time) {
 // gitDir looks at the git directory dir: its configuration, its hooks
 // and, with followCommon, its commondir's.
 func (ev *evaluation) gitDir(dir string, followCommon bool) {
+	ev.touchGitDir(dir)
 	for _, name := range []string{"config", "config.worktree"} {
 		ev.config(filepath.Join(dir, name), 0)
 	}
-	hooks := filepath.Join(dir, "hooks")
-	if fi, err := ev.s.root.Lstat(hooks); err == nil {
-		ev.touch(ctime(fi))
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			ev.reason("hooks is a symbolic link")
-		} else if f, err := ev.s.root.OpenFile(hooks, checkDirFlags, 0); err == nil {
-			var entries []fs.DirEntry
-			for ev.s.budget >= 0 {
-				batch, err := f.ReadDir(1024)
-				entries = append(entries, batch...)
-				ev.s.budget -= len(batch)
-				if err != nil || len(batch) == 0 {
-					break
-				}
-			}
-			f.Close()
-			for _, e := range entries {
-				if info, err := ev.s.root.Lstat(filepath.Join(hooks, e.Name())); err == nil {
-					ev.touch(ctime(info))
-				}
-				if !strings.HasSuffix(e.Name(), ".sample") {
-					ev.reason("hooks/" + e.Name())
-				}
-			}
-		}
-	}
+	ev.hooks(filepath.Join(dir, "hooks"), "hooks")
 	if !followCommon {
 		return
 	}
@@ -541,9 +549,120 @@ func (ev *evaluation) gitDir(dir string, followCommon bool) {
 	switch {
 	case !ok:
 		ev.reason("commondir outside the workdir")
-	case common != dir && !ev.s.c.knownDirs[common]:
+	case ev.s.c.knownDirs[common]:
+		ev.known(common)
+	case common != dir:
 		ev.gitDir(common, false)
 	}
+}
+
+// known looks at dir, a git directory the mount plan protects, reached
+// from another worktree (a .git file or a commondir naming it): its
+// configuration and hooks are the user's and count for nothing here, but
+// the hooks directory its core.hooksPath names relative to the worktree
+// is this worktree's, which commands write (see worktreeHooks).
+func (ev *evaluation) known(dir string) {
+	k := &evaluation{s: ev.s}
+	for _, name := range []string{"config", "config.worktree"} {
+		k.config(filepath.Join(dir, name), 0)
+	}
+	ev.hooksPaths = append(ev.hooksPaths, k.hooksPaths...)
+}
+
+// hooks looks at the hooks directory p, named label in the reasons: a
+// link counts as code, and so does each entry but *.sample files; its
+// status change time and its entries' count.
+func (ev *evaluation) hooks(p, label string) {
+	fi, err := ev.s.root.Lstat(p)
+	if err != nil {
+		return
+	}
+	ev.touch(ctime(fi))
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		ev.reason(label + " is a symbolic link")
+		return
+	}
+	f, err := ev.s.root.OpenFile(p, checkDirFlags, 0)
+	if err != nil {
+		return
+	}
+	var entries []fs.DirEntry
+	for ev.s.budget >= 0 {
+		batch, err := f.ReadDir(1024)
+		entries = append(entries, batch...)
+		ev.s.budget -= len(batch)
+		if err != nil || len(batch) == 0 {
+			break
+		}
+	}
+	f.Close()
+	for _, e := range entries {
+		if info, err := ev.s.root.Lstat(filepath.Join(p, e.Name())); err == nil {
+			ev.touch(ctime(info))
+		}
+		if !strings.HasSuffix(e.Name(), ".sample") {
+			ev.reason(label + "/" + e.Name())
+		}
+	}
+}
+
+// worktreeHooks looks at the hooks directories of the repository whose
+// git directory is dir that lie outside it: those a core.hooksPath of its
+// configuration or the user's relative one ([Options.WorktreeHooks])
+// names, relative to its worktree wt (the directory holding its .git, or
+// what its core.worktree names) where relative. The repository's own
+// core.hooksPath already counts as code; a hook a command put in such a
+// directory, or the directory itself, counts as a change.
+func (ev *evaluation) worktreeHooks(dir, wt string) {
+	wts := []string{wt}
+	for _, w := range ev.worktrees {
+		if rel, ok := ev.s.inside(dir, w); ok {
+			wts = append(wts, rel)
+		}
+	}
+	var rels []string
+	for _, h := range ev.hooksPaths {
+		if h == "" || strings.HasPrefix(h, "~") || strings.HasPrefix(h, "%(prefix)") {
+			continue // none, or outside the workdir
+		}
+		for _, w := range wts {
+			if rel, ok := ev.s.inside(w, h); ok {
+				rels = append(rels, rel)
+			}
+		}
+	}
+	for _, h := range ev.s.c.worktreeHooks {
+		for _, w := range wts {
+			if rel, ok := ev.s.inside(w, h); ok {
+				rels = append(rels, rel)
+			}
+		}
+	}
+	slices.Sort(rels)
+	for _, rel := range slices.Compact(rels) {
+		ev.hooks(rel, rel)
+	}
+}
+
+// touchGitDir counts the git directory dir as changed when it was
+// renamed into place or made one in place: a directory a command renames
+// keeps the times of the files in it, so an old directory holding a file
+// named config, or hooks, would otherwise pass for the user's repository.
+// Renaming dir, or adding a HEAD to it, changes its own status change
+// time; so does every commit in a .git directory, which therefore counts
+// only with its parent's, which a rename into place changes too.
+func (ev *evaluation) touchGitDir(dir string) {
+	fi, err := ev.s.root.Lstat(dir)
+	if err != nil {
+		return
+	}
+	t := ctime(fi)
+	if filepath.Base(dir) == ".git" {
+		if pfi, err := ev.s.root.Lstat(filepath.Dir(dir)); err == nil && ctime(pfi).Before(t) {
+			t = ctime(pfi)
+		}
+	}
+	ev.touch(t)
 }
 
 // config reads the configuration file p and the files it includes.
@@ -574,6 +693,12 @@ func (ev *evaluation) config(p string, depth int) {
 	}
 	for _, e := range entries {
 		key := strings.ToLower(e.key)
+		switch key {
+		case "core.hookspath":
+			ev.hooksPaths = append(ev.hooksPaths, strings.TrimSpace(e.value))
+		case "core.worktree":
+			ev.worktrees = append(ev.worktrees, strings.TrimSpace(e.value))
+		}
 		switch {
 		case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
 			if e.implicit || e.value == "" {

@@ -104,6 +104,13 @@ type Options struct {
 	// keyctl), since the session keyring is not namespaced.
 	AllowUnixSockets bool
 
+	// WorktreeHooks lists directories, relative to a worktree, that git
+	// runs hooks from in every repository (a relative core.hooksPath in
+	// the user's configuration, such as .githooks), where
+	// [Bubblewrap.AfterRun] looks in each repository it finds. nil means
+	// none.
+	WorktreeHooks []string
+
 	// Bwrap is the bubblewrap program. "" means "bwrap" looked up in
 	// PATH.
 	Bwrap string
@@ -216,7 +223,8 @@ func ProjectOptions(paths storage.ProjectPaths, userHome string) Options {
 	} else {
 		userHome = ""
 	}
-	dirs, files := gitCodePaths(opts.Workdir, filepath.Join(opts.Workdir, ".git"), userHome)
+	dirs, files, hooks := gitCodePaths(opts.Workdir, filepath.Join(opts.Workdir, ".git"), userHome)
+	opts.WorktreeHooks = hooks
 	for _, p := range dirs {
 		if !slices.Contains(opts.ReadOnly, p) {
 			opts.ReadOnly = append(opts.ReadOnly, p)
