@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -709,7 +710,7 @@ func (g *Gate) outsideOrdinary(target string, mode shellscan.Mode) string {
 	if fi, err := os.Stat(real); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		return "the command writes to a file that is not an ordinary file: " + clip(target)
 	}
-	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() && safefs.LinkCount(fi) > 1 {
 		return "the command writes to a file with other hard links: " + clip(target)
 	}
 	return ""
