@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"iter"
 	"log/slog"
 	"os"
@@ -21,6 +20,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/compaction"
 	"github.com/lite-agent/lite-agent-go/engine"
 	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/model"
@@ -682,7 +682,7 @@ func (a *Agent) openStores(ctx context.Context, opts Options) error {
 		}
 		a.cp, a.mode = cp, externalStore
 	default:
-		if err := checkProjectDirs(a.lay.paths); err != nil {
+		if err := safefs.CheckProjectDirs(a.lay.paths); err != nil {
 			return err
 		}
 		cp, err := session.NewFileCheckpointer(a.lay.paths.SessionsDir, session.FileOptions{Encoding: a.lay.enc})
@@ -1580,19 +1580,4 @@ func newSessionID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// checkProjectDirs refuses a <home>/projects or <home>/projects/<hash>
-// that is a symbolic link: the data home may be one, but the directories
-// below it are the agent's own, and a link another local user or a crashed
-// tool left there would take the sessions, tasks and spill files of the
-// project elsewhere (each store checks only its own directory). A missing
-// directory is fine: the stores create it. Errors are *storage.Error.
-func checkProjectDirs(paths storage.ProjectPaths) error {
-	for _, d := range []string{storage.ProjectsDir(paths.Home), filepath.Dir(paths.SessionsDir)} {
-		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-			return &storage.Error{Op: "open", File: d, Message: "Storage directory must not be a symlink"}
-		}
-	}
-	return nil
 }

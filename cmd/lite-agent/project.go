@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -201,10 +202,10 @@ func (e *LayoutNotDirError) Error() string {
 // spill directories). It runs before a command writes, or calls a model,
 // so that such an entry costs nothing; a missing directory, or one that
 // cannot be inspected, is left to the command. A symbolic link at
-// projects/ or the project's directory is refused first (checkProjectLinks);
+// projects/ or the project's directory is refused first (safefs.CheckProjectDirs);
 // one below them is left to the stores, which refuse it.
 func (p project) checkLayoutDirs(dirs ...string) error {
-	if err := p.checkProjectLinks(); err != nil {
+	if err := safefs.CheckProjectDirs(p.paths); err != nil {
 		return err
 	}
 	projectDir := filepath.Dir(p.paths.SessionsDir)
@@ -216,21 +217,6 @@ func (p project) checkLayoutDirs(dirs ...string) error {
 		check = append(check, layoutDir{"the project's " + filepath.Base(d) + " directory", d})
 	}
 	return notDirIn(check)
-}
-
-// checkProjectLinks refuses, as a *storage.Error, a projects/ or project
-// directory that is a symbolic link, as an agent does (the data home may be
-// one, nothing below it): each store checks only its own directory, so
-// through such a link a command read, and sessions delete removed, the
-// files of a directory outside the data home.
-func (p project) checkProjectLinks() error {
-	projectDir := filepath.Dir(p.paths.SessionsDir)
-	for _, d := range []string{filepath.Dir(projectDir), projectDir} {
-		if info, err := os.Lstat(d); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-			return &storage.Error{Op: "open", File: d, Message: "Storage directory must not be a symlink"}
-		}
-	}
-	return nil
 }
 
 // A layoutDir is a directory of the layout: what it is, and its path.

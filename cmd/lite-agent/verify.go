@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
 )
@@ -37,7 +38,7 @@ func newVerifyCommand(g *globalFlags) *cobra.Command {
 				}
 				return finishVerify(cmd.OutOrStdout(), &rep, asJSON)
 			}
-			if err := p.checkProjectLinks(); err != nil {
+			if err := safefs.CheckProjectDirs(p.paths); err != nil {
 				return err
 			}
 			noteMissingData(cmd.ErrOrStderr(), p, all)

@@ -854,3 +854,20 @@ func fileError(op, path string, err error) error {
 	}
 	return (&storage.Error{Op: op, File: path, Message: "cannot " + op + " file"}).WithCause(err)
 }
+
+// CheckProjectDirs refuses a <home>/projects or <home>/projects/<hash>
+// that is a symbolic link: the data home may be one, but the directories
+// below it are the agent's own, and a link another local user or a
+// crashed tool left there would take the project's sessions, tasks and
+// spill files elsewhere (each store checks only its own directory). A
+// missing directory is fine: the stores create it. It looks before the
+// stores open anything, so it does not stop a link swapped in while they
+// run. Errors are *storage.Error.
+func CheckProjectDirs(paths storage.ProjectPaths) error {
+	for _, d := range []string{storage.ProjectsDir(paths.Home), paths.ProjectDir()} {
+		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return &storage.Error{Op: "open", File: d, Message: "Storage directory must not be a symlink"}
+		}
+	}
+	return nil
+}
