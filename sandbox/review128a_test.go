@@ -91,7 +91,7 @@ func TestHooksPathDirectoryOfANestedRepositoryIsChecked(t *testing.T) {
 	tests := []struct {
 		name  string
 		setup func(t *testing.T, p *rt127) // before the sandbox is made
-		line  string                       // H stands for the line that plants a pre-commit hook in dir/hooks
+		line  string                       // {plant} stands for the line that plants a pre-commit hook in dir/hooks
 		dir   string
 		hooks string // "" is .githooks
 	}{
@@ -100,7 +100,7 @@ func TestHooksPathDirectoryOfANestedRepositoryIsChecked(t *testing.T) {
 			setup: func(t *testing.T, p *rt127) {
 				p.git(t, p.wd, "config", "--global", "core.hooksPath", ".githooks")
 			},
-			line: "git init -q sub && mkdir sub/.githooks && H", dir: "sub",
+			line: "git init -q sub && mkdir sub/.githooks && {plant}", dir: "sub",
 		},
 		{
 			name: "the user's relative core.hooksPath, the user's repository",
@@ -109,7 +109,7 @@ func TestHooksPathDirectoryOfANestedRepositoryIsChecked(t *testing.T) {
 				p.git(t, p.wd, "init", "-q", "sub")
 				writeFile(t, filepath.Join(p.wd, "sub", ".githooks", "README"), "hooks\n")
 			},
-			line: "H", dir: "sub",
+			line: "{plant}", dir: "sub",
 		},
 		{
 			name: "husky's core.hooksPath in the user's repository",
@@ -118,7 +118,7 @@ func TestHooksPathDirectoryOfANestedRepositoryIsChecked(t *testing.T) {
 				p.git(t, filepath.Join(p.wd, "sub"), "config", "core.hooksPath", ".husky/_")
 				writeFile(t, filepath.Join(p.wd, "sub", ".husky", "_", ".gitignore"), "*\n")
 			},
-			line: "H", dir: "sub", hooks: ".husky/_",
+			line: "{plant}", dir: "sub", hooks: ".husky/_",
 		},
 	}
 	for _, tt := range tests {
@@ -131,7 +131,7 @@ func TestHooksPathDirectoryOfANestedRepositoryIsChecked(t *testing.T) {
 			if hooks == "" {
 				hooks = ".githooks"
 			}
-			line := strings.ReplaceAll(tt.line, "H", p.plantHook(tt.dir+"/"+hooks))
+			line := strings.ReplaceAll(tt.line, "{plant}", p.plantHook(tt.dir+"/"+hooks))
 			if out := p.bash(t, sb, line+" && echo planted"); !strings.Contains(out, "planted") {
 				t.Fatalf("planting: %s", out)
 			}
