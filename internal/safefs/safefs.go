@@ -189,6 +189,15 @@ func (d *Dir) ReadFile(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ReadFile(p)
+}
+
+// ReadFile returns the contents of the file at p, as [Dir.ReadFile] reads
+// one: without following a symlink as its last component or waiting on a
+// FIFO, and refusing, as a *storage.Error, a file that is no regular file
+// or is over MaxReadBytes. A missing file yields an error that matches
+// fs.ErrNotExist.
+func ReadFile(p string) ([]byte, error) {
 	f, err := OpenFile(p, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, fileError("read", p, err)

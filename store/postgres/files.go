@@ -299,23 +299,6 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	return rep, nil
 }
 
-// readRecordFile reads the file at path, one record or an archive index,
-// as the file stores read it: never through a symlink, never waiting on a
-// FIFO, and refusing a file over safefs.MaxReadBytes (a planted sparse
-// file costs no disk and would be held in memory whole) with a
-// *storage.Error.
-func readRecordFile(path string) ([]byte, error) {
-	tooLarge := &storage.Error{Op: "read", File: path, Message: "Storage file is larger than 1 GiB; refusing to read it"}
-	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && st.Size() > safefs.MaxReadBytes {
-		return nil, tooLarge
-	}
-	data, err := safefs.ReadRegular(path, safefs.MaxReadBytes+1)
-	if err == nil && len(data) > safefs.MaxReadBytes {
-		return nil, tooLarge
-	}
-	return data, err
-}
-
 // fileTaskLists returns the task lists in tasksDir: its directories named
 // with a valid id.
 func fileTaskLists(tasksDir string) ([]string, error) {
@@ -454,7 +437,7 @@ func completeLines(data []byte) [][]byte {
 // torn tails a put set aside (index.jsonl.torn-<ms>), which hold no
 // record.
 func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport, imp *imported) error {
-	data, err := readRecordFile(filepath.Join(dir, archive.IndexFile))
+	data, err := safefs.ReadFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -469,7 +452,7 @@ func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesRe
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		if notes[ref], err = readRecordFile(filepath.Join(dir, archive.NotesDir, e.Name())); err != nil {
+		if notes[ref], err = safefs.ReadFile(filepath.Join(dir, archive.NotesDir, e.Name())); err != nil {
 			return err
 		}
 	}
@@ -544,7 +527,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 			if !ok || !e.Type().IsRegular() || strings.HasPrefix(stem, ".") {
 				continue
 			}
-			data, err := readRecordFile(filepath.Join(dir, e.Name()))
+			data, err := safefs.ReadFile(filepath.Join(dir, e.Name()))
 			if err != nil {
 				return err
 			}
@@ -602,7 +585,7 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		body, err := readRecordFile(filepath.Join(src.paths.SpillDir, e.Name()))
+		body, err := safefs.ReadFile(filepath.Join(src.paths.SpillDir, e.Name()))
 		if err != nil {
 			return err
 		}
@@ -792,7 +775,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 	if err != nil {
 		return err
 	}
-	data, err := readRecordFile(filepath.Join(dir, archive.IndexFile))
+	data, err := safefs.ReadFile(filepath.Join(dir, archive.IndexFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -811,7 +794,7 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 		}
 	}
 	for ref, stored := range notes {
-		file, err := readRecordFile(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix))
+		file, err := safefs.ReadFile(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix))
 		if err != nil {
 			return err
 		}
