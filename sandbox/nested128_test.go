@@ -53,8 +53,8 @@ func afterRun(t *testing.T, sb sandbox.Sandbox) *sandbox.RepoCheckError {
 func TestPlantedRepositoriesAreMovedAside(t *testing.T) {
 	tests := []struct {
 		name string
-		// plant is the sandboxed line; P stands for the command that
-		// writes ../home/pwned, F for a configuration whose
+		// plant is the sandboxed line; {pwned} stands for the command
+		// that writes ../home/pwned, {fsmonitor} for a configuration whose
 		// core.fsmonitor runs it.
 		plant string
 		// dir and git are where and what the user runs later.
@@ -65,40 +65,40 @@ func TestPlantedRepositoriesAreMovedAside(t *testing.T) {
 	}{
 		{
 			name:  "fsmonitor, git status in the subdirectory",
-			plant: "git init -q sub && printf 'F' >> sub/.git/config",
+			plant: "git init -q sub && printf '{fsmonitor}' >> sub/.git/config",
 			dir:   "sub", git: []string{"status", "--short"}, path: "sub/.git",
 		},
 		{
 			name:  "fsmonitor, git add makes a gitlink, git status in the project",
-			plant: "git init -q sub && git -C sub commit -q --allow-empty -m s && printf 'F' >> sub/.git/config && git add sub 2>/dev/null",
+			plant: "git init -q sub && git -C sub commit -q --allow-empty -m s && printf '{fsmonitor}' >> sub/.git/config && git add sub 2>/dev/null",
 			dir:   ".", git: []string{"status", "--short"}, path: "sub/.git",
 		},
 		{
 			name: "fsmonitor, update-index writes a gitlink, git status in the project",
-			plant: "mkdir -p deep/er && git init -q deep/er/sub && printf 'F' >> deep/er/sub/.git/config && " +
+			plant: "mkdir -p deep/er && git init -q deep/er/sub && printf '{fsmonitor}' >> deep/er/sub/.git/config && " +
 				"git update-index --add --cacheinfo 160000,0123456789012345678901234567890123456789,deep/er/sub",
 			dir: ".", git: []string{"status", "--short"}, path: "deep/er/sub/.git",
 		},
 		{
 			name: "post-checkout hook, git checkout in the subdirectory",
 			plant: "git init -q sub && cd sub && git commit -q --allow-empty -m a && git branch b && " +
-				"printf '#!/bin/sh\\nP\\n' > .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout",
+				"printf '#!/bin/sh\\n{pwned}\\n' > .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout",
 			dir: "sub", git: []string{"checkout", "-q", "b"}, path: "sub/.git",
 		},
 		{
 			name:  "include.path names a file with a core.fsmonitor, git status in the subdirectory",
-			plant: "git init -q sub && printf 'F' > inc.cfg && printf '[include]\\n\\tpath = ../../inc.cfg\\n' >> sub/.git/config",
+			plant: "git init -q sub && printf '{fsmonitor}' > inc.cfg && printf '[include]\\n\\tpath = ../../inc.cfg\\n' >> sub/.git/config",
 			dir:   "sub", git: []string{"status", "--short"}, path: "sub/.git",
 		},
 		{
 			name: "a .git file naming a git directory elsewhere in the workdir",
-			plant: "git init -q --bare store/x.git && git -C store/x.git config core.bare false && printf 'F' >> store/x.git/config && " +
+			plant: "git init -q --bare store/x.git && git -C store/x.git config core.bare false && printf '{fsmonitor}' >> store/x.git/config && " +
 				"mkdir sub && echo 'gitdir: ../store/x.git' > sub/.git",
 			dir: "sub", git: []string{"status", "--short"}, path: "sub/.git",
 		},
 		{
 			name:  "a bare repository with an ssh command, git fetch in it",
-			plant: "git init -q --bare bare && printf '[core]\\n\\tsshCommand = P; false\\n[remote \"o\"]\\n\\turl = ssh://h/r\\n' >> bare/config",
+			plant: "git init -q --bare bare && printf '[core]\\n\\tsshCommand = {pwned}; false\\n[remote \"o\"]\\n\\turl = ssh://h/r\\n' >> bare/config",
 			dir:   "bare", git: []string{"fetch", "o"}, env: []string{"GIT_ALLOW_PROTOCOL=ssh"}, path: "bare/HEAD",
 		},
 	}
@@ -107,7 +107,7 @@ func TestPlantedRepositoriesAreMovedAside(t *testing.T) {
 			p := newRT127(t)
 			sb := p.sandbox(t)
 			fsmon := strings.ReplaceAll(strings.ReplaceAll(p.fsmonitor(), "\n", `\n`), "\t", `\t`)
-			line := strings.ReplaceAll(strings.ReplaceAll(tt.plant, "F", fsmon), "P", p.pwned())
+			line := strings.NewReplacer("{fsmonitor}", fsmon, "{pwned}", p.pwned()).Replace(tt.plant)
 			out := p.bash(t, sb, line+" && echo planted")
 			if !strings.Contains(out, "planted") {
 				t.Fatalf("planting: %s", out)
