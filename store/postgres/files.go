@@ -58,10 +58,8 @@ func (p *Project) side(paths storage.ProjectPaths) (fileSide, error) {
 	if paths.Hash != p.project || paths.Namespace != p.ns {
 		return fileSide{}, &ConfigError{Message: fmt.Sprintf("the files are project %s of namespace %s, the database's %s of %s", paths.Hash, paths.Namespace, p.project, p.ns)}
 	}
-	for _, d := range []string{storage.ProjectsDir(paths.Home), paths.ProjectDir()} {
-		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-			return fileSide{}, fmt.Errorf("%w: %s is a symlink", migrate.ErrSymlink, d)
-		}
+	if err := safefs.CheckProjectDirs(paths); err != nil {
+		return fileSide{}, fmt.Errorf("%w: %w", migrate.ErrSymlink, err)
 	}
 	return fileSide{paths: paths, enc: p.enc}, nil
 }

@@ -35,8 +35,12 @@ func TestFilesRefuseALinkedProjectsOrProjectDir(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := project(t, enc)
-			if _, err := p.ImportFiles(t.Context(), paths); !errors.Is(err, migrate.ErrSymlink) {
+			_, err := p.ImportFiles(t.Context(), paths)
+			if !errors.Is(err, migrate.ErrSymlink) {
 				t.Fatalf("ImportFiles = %v, want ErrSymlink", err)
+			}
+			if se := (*storage.Error)(nil); !errors.As(err, &se) || se.File != dir {
+				t.Errorf("ImportFiles = %v, want a *storage.Error naming %s", err, dir)
 			}
 			if empty, err := p.Empty(t.Context()); err != nil || !empty {
 				t.Errorf("the project after the refused import: empty %v, %v", empty, err)
@@ -60,8 +64,12 @@ func TestFilesRefuseALinkedProjectsOrProjectDir(t *testing.T) {
 			if err := os.Symlink(outside, dir); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := p.ExportFiles(t.Context(), paths); !errors.Is(err, migrate.ErrSymlink) {
+			_, err = p.ExportFiles(t.Context(), paths)
+			if !errors.Is(err, migrate.ErrSymlink) {
 				t.Fatalf("ExportFiles = %v, want ErrSymlink", err)
+			}
+			if se := (*storage.Error)(nil); !errors.As(err, &se) || se.File != dir {
+				t.Errorf("ExportFiles = %v, want a *storage.Error naming %s", err, dir)
 			}
 			if ents, err := os.ReadDir(outside); err != nil || len(ents) != 0 {
 				t.Errorf("the directory the link leads to holds %v (%v), want it empty", ents, err)
