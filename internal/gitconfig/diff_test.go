@@ -260,3 +260,48 @@ func clip(s string) string {
 	return s
 }
 
+// records is entries as git config --list -z shows them.
+func records(entries []Entry) []string {
+	var out []string
+	for _, e := range entries {
+		if e.NoValue {
+			out = append(out, e.Name)
+		} else {
+			out = append(out, e.Name+"\n"+e.Value)
+		}
+	}
+	return out
+}
+
+// TestParseAgainstLegacy logs every input on which Parse reads otherwise
+// than the gate's old reader, and fails where Parse reads otherwise than
+// git or refuses what git reads for any reason but the whitespace git
+// versions read differently.
+func TestParseAgainstLegacy(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	inputs := append(slices.Clone(adversarial), generated(3000)...)
+	for _, in := range inputs {
+		data := []byte(in)
+		want, gitOK := gitList(t, data)
+		got, err := Parse(data)
+		switch {
+		case err == nil && !gitOK:
+			t.Errorf("%q: read %q, git refuses it", clip(in), records(got))
+		case err != nil && gitOK && !strings.Contains(err.Error(), "versions"):
+			t.Errorf("%q: %v, git reads %q", clip(in), err, want)
+		case err == nil && !slices.Equal(records(got), want):
+			t.Errorf("%q: read %q, git reads %q", clip(in), records(got), want)
+		}
+		gate, gateOK := gateParse(data)
+		var gateGot []string
+		for _, e := range gate {
+			gateGot = append(gateGot, e.section+"|"+e.key+"|"+e.value)
+		}
+		newGate := gateView(records(got))
+		if gateOK != (err == nil) || !slices.Equal(gateGot, newGate) {
+			t.Logf("gate changes on %q (git %v %q): old %v %q, new %v %q", clip(in), gitOK, want, gateOK, gateGot, err, newGate)
+		}
+	}
+}

@@ -233,7 +233,6 @@ type sbEntry struct {
 	implicit   bool
 }
 
-
 // parseGitConfig parses a git configuration file as git's config.c does:
 // sections "[name]", "[name "subsection"]" and the old "[name.subsection]",
 // "key = value" lines with quotes, the escapes \n \t \b \\ \", a
@@ -422,4 +421,5 @@ func sbValue(b []byte) (string, int, error) {
 
 func sbAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func sbDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 var sbErrSyntax = errors.New("git configuration syntax not understood")
