@@ -48,7 +48,7 @@ func TestGitRepoCode(t *testing.T) {
 			writeFile(t, filepath.Join(git, "config"), "[core]\n\tsshCommand = ./x\n")
 		}},
 		// A tab between the words of a value is a space to git before
-		// 2.46 and a tab to later versions: the gate reads neither (it
+		// 2.45 and a tab to later versions: the gate reads neither (it
 		// read a space before internal/gitconfig).
 		{"tab inside a value", "status", "cannot read whole or parse", func(t *testing.T, git string) {
 			writeFile(t, filepath.Join(git, "config"), "[alias]\n\tl = log\t--oneline\n")

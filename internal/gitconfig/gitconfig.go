@@ -29,7 +29,7 @@
 //     ([core "fsmonitor\x00"] x = v sets core.fsmonitor).
 //
 // The one input git versions read differently is a tab or lone CR
-// outside quotes between the words of a value: git before 2.46 reads a
+// outside quotes between the words of a value: git before 2.45 reads a
 // space, later versions the byte itself. Parse reports it as an error.
 package gitconfig
 

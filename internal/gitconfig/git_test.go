@@ -1,12 +1,9 @@
 package gitconfig
 
 import (
-	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -32,31 +29,9 @@ func gitList(t testing.TB, data []byte) (records []string, ok bool) {
 	return records, true
 }
 
-// gateView is what the old gate reader kept of git's records: a key without
-// "=" is "true", an empty value and a name without section or key are
-// dropped, and the name is section (with its subsection after a space) and
-// key.
-func gateView(records []string) []string {
-	var out []string
-	for _, r := range records {
-		name, value, eq := strings.Cut(r, "\n")
-		if !eq {
-			value = "true"
-		}
-		first, last := strings.IndexByte(name, '.'), strings.LastIndexByte(name, '.')
-		if first <= 0 || last == len(name)-1 || value == "" {
-			continue
-		}
-		section := name[:first]
-		if last > first {
-			section += " " + name[first+1:last]
-		}
-		out = append(out, section+"|"+name[last+1:]+"|"+value)
-	}
-	return out
-}
-
-// adversarial are configuration files made to confuse a reader.
+// adversarial are configuration files made to confuse a reader: each kind
+// of input on which the gate's or the sandbox's reader before this package
+// read otherwise than git is among them or TestParse's rows.
 var adversarial = []string{
 	"[core]\n\tfsmonitor = x\n",
 	"[core]\n\tfsmonitor = a\\bc\n",
@@ -198,61 +173,7 @@ func generated(n int) []string {
 	return out
 }
 
-// TestLegacyReadersDiffer compares the gate's and the sandbox's old readers
-// with git config --list and logs every input on which one of them reads
-// otherwise than git.
-func TestLegacyReadersDiffer(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	inputs := append(slices.Clone(adversarial), generated(3000)...)
-	kinds := map[string][]string{}
-	for _, in := range inputs {
-		data := []byte(in)
-		want, gitOK := gitList(t, data)
-		gate, gateOK := gateParse(data)
-		var gateGot []string
-		for _, e := range gate {
-			gateGot = append(gateGot, e.section+"|"+e.key+"|"+e.value)
-		}
-		sb, sbErr := sbParse(data)
-		var sbGot []string
-		for _, e := range sb {
-			if e.implicit {
-				sbGot = append(sbGot, e.key)
-			} else {
-				sbGot = append(sbGot, e.key+"\n"+e.value)
-			}
-		}
-		verdict := func(ok, same bool) string {
-			switch {
-			case ok && !gitOK:
-				return "reads-git-refuses"
-			case !ok && gitOK:
-				return "refuses-git-reads"
-			case !ok:
-				return "refuses"
-			case same:
-				return "same"
-			}
-			return "DIFFERENT"
-		}
-		g := verdict(gateOK, slices.Equal(gateGot, gateView(want)))
-		s := verdict(sbErr == nil, slices.Equal(sbGot, want))
-		if g == "same" && s == "same" || g == "refuses" && s == "refuses" {
-			continue
-		}
-		k := "gate " + g + ", sandbox " + s
-		kinds[k] = append(kinds[k], fmt.Sprintf("%q git=%v %q gate=%q sandbox=%q", clip(in), gitOK, want, gateGot, sbGot))
-	}
-	for _, k := range slices.Sorted(maps.Keys(kinds)) {
-		t.Logf("%s: %d inputs", k, len(kinds[k]))
-		for _, ex := range kinds[k][:min(len(kinds[k]), 40)] {
-			t.Logf("    %s", ex)
-		}
-	}
-}
-
+// clip is s, shortened for a message when it is long.
 func clip(s string) string {
 	if len(s) > 120 {
 		return s[:60] + "…" + s[len(s)-40:]
@@ -271,37 +192,4 @@ func records(entries []Entry) []string {
 		}
 	}
 	return out
-}
-
-// TestParseAgainstLegacy logs every input on which Parse reads otherwise
-// than the gate's old reader, and fails where Parse reads otherwise than
-// git or refuses what git reads for any reason but the whitespace git
-// versions read differently.
-func TestParseAgainstLegacy(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	inputs := append(slices.Clone(adversarial), generated(3000)...)
-	for _, in := range inputs {
-		data := []byte(in)
-		want, gitOK := gitList(t, data)
-		got, err := Parse(data)
-		switch {
-		case err == nil && !gitOK:
-			t.Errorf("%q: read %q, git refuses it", clip(in), records(got))
-		case err != nil && gitOK && !strings.Contains(err.Error(), "versions"):
-			t.Errorf("%q: %v, git reads %q", clip(in), err, want)
-		case err == nil && !slices.Equal(records(got), want):
-			t.Errorf("%q: read %q, git reads %q", clip(in), records(got), want)
-		}
-		gate, gateOK := gateParse(data)
-		var gateGot []string
-		for _, e := range gate {
-			gateGot = append(gateGot, e.section+"|"+e.key+"|"+e.value)
-		}
-		newGate := gateView(records(got))
-		if gateOK != (err == nil) || !slices.Equal(gateGot, newGate) {
-			t.Logf("gate changes on %q (git %v %q): old %v %q, new %v %q", clip(in), gitOK, want, gateOK, gateGot, err, newGate)
-		}
-	}
 }
