@@ -47,6 +47,21 @@ func TestGitRepoCode(t *testing.T) {
 		{"ssh for fetch", "fetch", "core.sshcommand", func(t *testing.T, git string) {
 			writeFile(t, filepath.Join(git, "config"), "[core]\n\tsshCommand = ./x\n")
 		}},
+		// A tab between the words of a value is a space to git before
+		// 2.45 and a tab to later versions: the gate reads neither (it
+		// read a space before internal/gitconfig).
+		{"tab inside a value", "status", "cannot read whole or parse", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), "[alias]\n\tl = log\t--oneline\n")
+		}},
+		{"tab around a value", "status", "", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), "[alias]\n\tl =\tlog --oneline\t\n")
+		}},
+		{"NUL ends a subsection", "status", "core.fsmonitor = ./mon", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), "[core \"fsmonitor\x00\"]\n\tx = ./mon\n")
+		}},
+		{"key with a comment", "status", "cannot read whole or parse", func(t *testing.T, git string) {
+			writeFile(t, filepath.Join(git, "config"), "[core]\n\tbare # c\n")
+		}},
 		{"include loop", "status", "", func(t *testing.T, git string) {
 			writeFile(t, filepath.Join(git, "config"), "[include]\n\tpath = config\n")
 		}},

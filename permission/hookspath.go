@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/lite-agent/lite-agent-go/internal/gitconfig"
 )
 
 // maxGitConfigSize bounds a git configuration file hooksPathDirs reads;
@@ -141,18 +142,11 @@ type gitConfigEntry struct {
 }
 
 // gitConfigEntries reads the key = value lines of the git configuration
-// file f as git's parser (config.c) reads them, byte by byte: [section],
-// [section "subsection"] (a backslash escapes the next byte, a "]" inside
-// the quotes is the subsection's) and [section.subsection] headers, a key
-// on the header's line, # and ; comments to the end of the line (a
-// backslash there continues nothing), double quotes, the escapes \t, \n,
-// \b, \\ and \", a backslash continuing the value on the next line, CR LF
-// line ends and a leading byte order mark. As git does, the name a NUL
-// byte cuts short is the name up to it ([core "fsmonitor\0"] x = … sets
-// core.fsmonitor), and so is a value. A file that does not exist gives
-// none; whole is false when f exists but cannot be read fully (not a
-// regular file, unreadable, or larger than maxGitConfigSize) or is not
-// one git reads (a syntax error, on which git stops).
+// file f as git reads them (see internal/gitconfig). A file that does not
+// exist gives none; whole is false when f exists but cannot be read fully
+// (not a regular file, unreadable, or larger than maxGitConfigSize) or is
+// not one the gate understands as git does (a syntax error, on which git
+// stops, or a value git versions read differently).
 func gitConfigEntries(f string) (entries []gitConfigEntry, whole bool) {
 	info, err := os.Stat(f)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -168,218 +162,27 @@ func gitConfigEntries(f string) (entries []gitConfigEntry, whole bool) {
 	return parseGitConfig(b)
 }
 
-// parseGitConfig is gitConfigEntries for the contents b of a file.
+// parseGitConfig is gitConfigEntries for the contents b of a file: the
+// entries before the first line the gate does not understand, with ok
+// false when there is one. An entry whose name has no section or no key,
+// and one with an empty value, are left out.
 func parseGitConfig(b []byte) (entries []gitConfigEntry, ok bool) {
-	const bom = "\xef\xbb\xbf"
-	if len(b) > 0 && b[0] == bom[0] {
-		if !bytes.HasPrefix(b, []byte(bom)) {
-			return entries, false // git takes no part of one
+	all, err := gitconfig.Parse(b)
+	for _, e := range all {
+		value := e.Value
+		if e.NoValue {
+			value = "true"
 		}
-		b = b[len(bom):]
-	}
-	r := &gitConfigReader{b: b}
-	base := ""
-	comment := false
-	for {
-		c := r.next()
-		switch {
-		case c == '\n':
-			if r.eof {
-				return entries, true
-			}
-			comment = false
-			continue
-		case comment || gitSpace(c):
-			continue
-		case c == '#' || c == ';':
-			comment = true
-			continue
-		case c == '[':
-			name, ok := r.header()
-			if !ok || name == "" {
-				return entries, false
-			}
-			base = name
-			continue
-		case !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'):
-			return entries, false
-		}
-		key, value, ok := r.entry(c)
-		if !ok {
-			return entries, false
-		}
-		if e, ok := gitEntry(base+"."+key, value); ok {
-			entries = append(entries, e)
-		}
-	}
-}
-
-// gitEntry makes the entry of the variable name (section, subsection
-// and key joined by dots, as git's callbacks see it) with value, cut at a
-// NUL byte as git's C strings are; ok is false for a name with no
-// section or key, and for an empty value.
-func gitEntry(name, value string) (e gitConfigEntry, ok bool) {
-	name, _, _ = strings.Cut(name, "\x00")
-	value, _, _ = strings.Cut(value, "\x00")
-	first, last := strings.IndexByte(name, '.'), strings.LastIndexByte(name, '.')
-	if first <= 0 || last == len(name)-1 || value == "" {
-		return e, false
-	}
-	e = gitConfigEntry{section: strings.ToLower(name[:first]), key: strings.ToLower(name[last+1:]), value: value}
-	if last > first {
-		e.section += " " + name[first+1:last]
-	}
-	return e, true
-}
-
-// gitConfigReader hands out the bytes of a git configuration file as
-// git's get_next_char does: CR LF is LF, and the end of the file is an LF
-// with eof set.
-type gitConfigReader struct {
-	b   []byte
-	i   int
-	eof bool
-}
-
-// next returns the next byte.
-func (r *gitConfigReader) next() byte {
-	if r.i >= len(r.b) {
-		r.eof = true
-		return '\n'
-	}
-	c := r.b[r.i]
-	r.i++
-	if c == '\r' && r.i < len(r.b) && r.b[r.i] == '\n' {
-		r.i++
-		return '\n'
-	}
-	return c
-}
-
-// header reads a section header after its "[", as git's get_base_var
-// and get_extended_base_var do: the lower-cased name, then a dot and the
-// subsection as written when there is one.
-func (r *gitConfigReader) header() (string, bool) {
-	var name []byte
-	for {
-		c := r.next()
-		switch {
-		case r.eof:
-			return "", false
-		case c == ']':
-			return string(name), true
-		case gitSpace(c):
-			for gitSpace(c) {
-				if c == '\n' {
-					return "", false
-				}
-				c = r.next()
-			}
-			if c != '"' {
-				return "", false
-			}
-			name = append(name, '.')
-			for {
-				c := r.next()
-				if c == '\n' {
-					return "", false
-				}
-				if c == '"' {
-					break
-				}
-				if c == '\\' {
-					if c = r.next(); c == '\n' {
-						return "", false
-					}
-				}
-				name = append(name, c)
-			}
-			return string(name), r.next() == ']'
-		case !gitKeyChar(c) && c != '.':
-			return "", false
-		}
-		name = append(name, gitLower(c))
-	}
-}
-
-// entry reads a key, whose first byte is first, and its value, as git's
-// get_value and parse_value do: a key with no "=" is true.
-func (r *gitConfigReader) entry(first byte) (key, value string, ok bool) {
-	name := []byte{gitLower(first)}
-	c := r.next()
-	for !r.eof && gitKeyChar(c) {
-		name = append(name, gitLower(c))
-		c = r.next()
-	}
-	for c == ' ' || c == '\t' {
-		c = r.next()
-	}
-	if c == '\n' {
-		return string(name), "true", true
-	}
-	if c != '=' {
-		return "", "", false
-	}
-	var v []byte
-	quote, comment, space := false, false, 0
-	for {
-		c := r.next()
-		switch {
-		case c == '\n':
-			return string(name), string(v), !quote
-		case comment:
-			continue
-		case gitSpace(c) && !quote:
-			if len(v) > 0 {
-				space++
-			}
-			continue
-		case !quote && (c == '#' || c == ';'):
-			comment = true
+		section, key := e.Section(), e.Key()
+		if section == "" || key == "" || value == "" {
 			continue
 		}
-		for ; space > 0; space-- {
-			v = append(v, ' ')
+		if sub := e.Subsection(); sub != "" || strings.Count(e.Name, ".") > 1 {
+			section += " " + sub
 		}
-		switch c {
-		case '\\':
-			switch c = r.next(); c {
-			case '\n':
-				continue
-			case 't':
-				c = '\t'
-			case 'b':
-				c = '\b'
-			case 'n':
-				c = '\n'
-			case '\\', '"':
-			default:
-				return "", "", false
-			}
-		case '"':
-			quote = !quote
-			continue
-		}
-		v = append(v, c)
+		entries = append(entries, gitConfigEntry{section: section, key: key, value: value})
 	}
-}
-
-// gitSpace reports whether c is white space to git (its isspace).
-func gitSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
-}
-
-// gitKeyChar reports whether c may be part of a git key or section name.
-func gitKeyChar(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-'
-}
-
-// gitLower is c in lower case, for an ASCII letter.
-func gitLower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
+	return entries, err == nil
 }
 
 // hooksPathProtected returns, when the gate protects the workdir's

@@ -91,6 +91,12 @@ func TestPlantedRepositoriesAreMovedAside(t *testing.T) {
 			dir:   "sub", git: []string{"status", "--short"}, path: "sub/.git",
 		},
 		{
+			// git's C strings end at the NUL: the name is core.fsmonitor.
+			name:  "a NUL ends the subsection naming core.fsmonitor, git status in the subdirectory",
+			plant: "git init -q sub && printf '[core \"fsmonitor\\000\"]\\n\\tx = \"{pwned}; false\"\\n' >> sub/.git/config",
+			dir:   "sub", git: []string{"status", "--short"}, path: "sub/.git",
+		},
+		{
 			name: "a .git file naming a git directory elsewhere in the workdir",
 			plant: "git init -q --bare store/x.git && git -C store/x.git config core.bare false && printf '{fsmonitor}' >> store/x.git/config && " +
 				"mkdir sub && echo 'gitdir: ../store/x.git' > sub/.git",

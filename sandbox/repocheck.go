@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/gitconfig"
 	"github.com/lite-agent/lite-agent-go/internal/gitindex"
 )
 
@@ -238,9 +239,9 @@ func (s *checkRun) gitlinks() {
 	}
 	hashLen := 20
 	if cfg, _, err := s.read(".git/config", maxCheckFile); err == nil {
-		if entries, err := parseGitConfig(cfg); err == nil {
+		if entries, err := gitconfig.Parse(cfg); err == nil {
 			for _, e := range entries {
-				if e.key == "extensions.objectformat" && strings.EqualFold(e.value, "sha256") {
+				if e.Name == "extensions.objectformat" && strings.EqualFold(e.Value, "sha256") {
 					hashLen = 32
 				}
 			}
@@ -686,29 +687,29 @@ func (ev *evaluation) config(p string, depth int) {
 		return
 	}
 	ev.touch(ctime(fi))
-	entries, err := parseGitConfig(data)
+	entries, err := gitconfig.Parse(data)
 	if err != nil {
 		ev.reason(filepath.Base(p) + " that git may read otherwise")
 		return
 	}
 	for _, e := range entries {
-		key := strings.ToLower(e.key)
+		key := strings.ToLower(e.Name)
 		switch key {
 		case "core.hookspath":
-			ev.hooksPaths = append(ev.hooksPaths, strings.TrimSpace(e.value))
+			ev.hooksPaths = append(ev.hooksPaths, strings.TrimSpace(e.Value))
 		case "core.worktree":
-			ev.worktrees = append(ev.worktrees, strings.TrimSpace(e.value))
+			ev.worktrees = append(ev.worktrees, strings.TrimSpace(e.Value))
 		}
 		switch {
 		case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
-			if e.implicit || e.value == "" {
+			if e.NoValue || e.Value == "" {
 				continue
 			}
-			if strings.HasPrefix(e.value, "~") || strings.HasPrefix(e.value, "%(prefix)") {
+			if strings.HasPrefix(e.Value, "~") || strings.HasPrefix(e.Value, "%(prefix)") {
 				ev.reason("include outside the workdir")
 				continue
 			}
-			rel, ok := ev.s.inside(filepath.Dir(p), e.value)
+			rel, ok := ev.s.inside(filepath.Dir(p), e.Value)
 			if !ok {
 				ev.reason("include outside the workdir")
 				continue
@@ -719,12 +720,12 @@ func (ev *evaluation) config(p string, depth int) {
 			}
 			ev.config(rel, depth+1)
 		case nestedCodeKeys().MatchString(key):
-			v := strings.ToLower(strings.TrimSpace(e.value))
+			v := strings.ToLower(strings.TrimSpace(e.Value))
 			switch {
-			case key == "core.fsmonitor" && !e.implicit && (v == "" || v == "false" || v == "no" || v == "off" || v == "0"):
+			case key == "core.fsmonitor" && !e.NoValue && (v == "" || v == "false" || v == "no" || v == "off" || v == "0"):
 			case (strings.HasPrefix(key, "alias.") || strings.HasPrefix(key, "submodule.")) && !strings.HasPrefix(v, "!"):
 			default:
-				ev.reason(e.key)
+				ev.reason(e.Name)
 			}
 		}
 	}
