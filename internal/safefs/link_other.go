@@ -28,3 +28,13 @@ func noLinks(err error) bool {
 	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ENOTSUP) ||
 		errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOSYS)
 }
+
+// linkNoReplaceIn is linkNoReplace for old and new below r, linking
+// through r.
+func linkNoReplaceIn(r *os.Root, old, new string) error {
+	err := r.Link(old, new)
+	if err != nil && !errors.Is(err, fs.ErrExist) && noLinks(err) {
+		return fmt.Errorf("%w: %w", errNoExclusiveMove, err)
+	}
+	return err
+}

@@ -1,0 +1,319 @@
+package safefs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// Every operation of a Dir that writes, truncates, renames, removes,
+// changes times or reads acts through a handle on the directory (an
+// os.Root, opened for that one operation and closed after it) that is
+// proven to be the anchored directory: opened by its real path, then
+// compared (device and inode) with the directory seen at anchoring. The
+// names below it are then looked up by openat(2) relative to the handle,
+// never again through the path above it, so a component of that path
+// renamed, or exchanged with a symlink (renameat2 RENAME_EXCHANGE), at any
+// moment cannot make the operation act outside the anchored directory: the
+// handle is the directory anchored, or the operation fails with "Storage
+// directory changed". One handle per operation costs an open, an fstat and
+// a close; a Dir keeps no descriptor open, so it needs no Close and a
+// directory renamed away and recreated is still detected as before.
+
+// changedError is the refusal of a directory that is no longer the one
+// anchored. Its cause is deliberately not wrapped: a vanished directory
+// must not look like a missing record to callers testing fs.ErrNotExist.
+func (d *Dir) changedError() error {
+	return &storage.Error{Op: "open", File: d.path, Message: "Storage directory changed"}
+}
+
+// root opens the anchored directory and proves it is the one anchored (see
+// above). The caller closes it.
+func (d *Dir) root() (*os.Root, error) {
+	if err := d.Check(); err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(d.real)
+	if err != nil {
+		return nil, d.changedError()
+	}
+	st, err := r.Stat(".")
+	if err != nil || !os.SameFile(st, d.st) {
+		r.Close()
+		return nil, d.changedError()
+	}
+	return r, nil
+}
+
+// relParts splits rel into its components, refusing an absolute rel and
+// "..", as Resolve does. "" and "." give no components.
+func (d *Dir) relParts(rel string) ([]string, error) {
+	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
+		return nil, &storage.Error{Op: "resolve", File: filepath.Join(d.path, filepath.Base(rel)), Message: "Path escapes workspace: " + rel}
+	}
+	var parts []string
+	for _, p := range strings.Split(filepath.ToSlash(rel), "/") {
+		switch p {
+		case "", ".":
+			continue
+		case "..":
+			return nil, &storage.Error{Op: "resolve", File: d.path, Message: "Path escapes workspace: " + rel}
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+// An op is one operation's view of a name below a Dir: the proven handle,
+// the name relative to it, and its path (for errors and file names).
+type op struct {
+	r    *os.Root
+	base string // d.real
+	rel  string // cleaned, without "." components; "." for the directory
+	path string // base joined with rel
+}
+
+func (o op) close() { o.r.Close() }
+
+// open proves the directory (root) and checks rel below it as Resolve does
+// (no component that exists may be a symlink), looking each component up
+// through the handle. With lastLink, the last component may be a symlink:
+// the operation acts on the entry itself (lstat, remove, rename).
+func (d *Dir) open(rel string, lastLink bool) (op, error) {
+	parts, err := d.relParts(rel)
+	if err != nil {
+		return op{}, err
+	}
+	r, err := d.root()
+	if err != nil {
+		return op{}, err
+	}
+	o := op{r: r, base: d.real, rel: ".", path: d.real}
+	if len(parts) > 0 {
+		o.rel = filepath.Join(parts...)
+		o.path = filepath.Join(d.real, o.rel)
+	}
+	check := len(parts)
+	if lastLink {
+		check--
+	}
+	cur := ""
+	for i := 0; i < check; i++ {
+		cur = filepath.Join(cur, parts[i])
+		st, err := r.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return o, nil // missing components are allowed, as in Resolve
+		case err != nil:
+			r.Close()
+			return op{}, (&storage.Error{Op: "resolve", File: filepath.Join(d.real, cur), Message: "cannot inspect path"}).WithCause(err)
+		case linkLike(st.Mode()):
+			r.Close()
+			return op{}, &storage.Error{Op: "resolve", File: filepath.Join(d.real, cur), Message: "Symlink paths are not allowed for read: " + rel}
+		}
+	}
+	return o, nil
+}
+
+// openFile opens o's name through the handle with flag (plus the flags that
+// never wait on a FIFO or take a terminal), and refuses, as OpenFile does
+// with ELOOP, a name that is a symlink: os.Root follows a symlink that
+// stays inside the directory, so the entry is looked at again after the
+// open and must be the file opened.
+func (o op) openFile(flag int, perm fs.FileMode) (*os.File, error) {
+	if flag&os.O_CREATE == 0 || flag&os.O_EXCL == 0 {
+		if st, err := o.r.Lstat(o.rel); err == nil && linkLike(st.Mode()) {
+			return nil, &fs.PathError{Op: "open", Path: o.path, Err: syscall.ELOOP}
+		}
+	}
+	f, err := o.r.OpenFile(o.rel, flag|rootOpenFlags, perm)
+	if err != nil {
+		return nil, err
+	}
+	opened, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	after, err := o.r.Lstat(o.rel)
+	if err != nil || linkLike(after.Mode()) || !os.SameFile(opened, after) {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: o.path, Err: syscall.ELOOP}
+	}
+	return f, nil
+}
+
+// mkdirParent creates the directory of o's name and its missing parents
+// through the handle (mode DirMode), refusing a symlink on the way, and
+// fsyncs the parent of each directory it created, outermost first.
+func (o op) mkdirParent() error {
+	dir := filepath.Dir(o.rel)
+	if dir == "." {
+		return nil
+	}
+	var created []string
+	cur := ""
+	for _, p := range strings.Split(filepath.ToSlash(dir), "/") {
+		cur = filepath.Join(cur, p)
+		st, err := o.r.Lstat(cur)
+		if err == nil {
+			if !st.IsDir() {
+				return &fs.PathError{Op: "mkdir", Path: cur, Err: syscall.ELOOP}
+			}
+			continue
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if err := o.r.Mkdir(cur, DirMode); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		created = append(created, filepath.Join(o.base, cur))
+	}
+	return syncParents(created)
+}
+
+// Anchor anchors the directory rel below d, creating it and its missing
+// parents (0700) if needed, as [Anchor] anchors a path; AnchorExisting
+// never creates it. Each component is made (mkdirat) and opened through
+// the directory above it, never through a path: it must be a directory, no
+// symlink, and the directory opened must be the entry looked at, so no
+// link swapped in at any moment leads the anchoring elsewhere. The
+// returned Dir's path and real path are d's joined with rel. Errors are
+// *storage.Error, with Anchor's texts.
+func (d *Dir) Anchor(rel string) (*Dir, error) { return d.anchorBelow(rel, true) }
+
+// AnchorExisting is [Dir.Anchor] without creating anything: a missing
+// component fails with a *storage.Error that matches fs.ErrNotExist.
+func (d *Dir) AnchorExisting(rel string) (*Dir, error) { return d.anchorBelow(rel, false) }
+
+func (d *Dir) anchorBelow(rel string, create bool) (*Dir, error) {
+	parts, err := d.relParts(rel)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := d.root()
+	if err != nil {
+		return nil, err
+	}
+	defer func() { cur.Close() }()
+	path, real, st := d.path, d.real, d.st
+	for _, name := range parts {
+		path, real = filepath.Join(path, name), filepath.Join(real, name)
+		est, err := cur.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) && create {
+			if err = cur.Mkdir(name, DirMode); err == nil || errors.Is(err, fs.ErrExist) {
+				if err == nil {
+					if serr := syncDir(filepath.Dir(real)); serr != nil && !errors.Is(serr, fs.ErrPermission) {
+						return nil, serr
+					}
+				}
+				est, err = cur.Lstat(name)
+			}
+		}
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && !create:
+			return nil, (&storage.Error{Op: "open", File: path, Message: "cannot inspect storage directory"}).WithCause(err)
+		case err != nil:
+			return nil, (&storage.Error{Op: "open", File: path, Message: "cannot create storage directory"}).WithCause(err)
+		case est.Mode()&fs.ModeSymlink != 0:
+			return nil, &storage.Error{Op: "open", File: path, Message: "Storage directory must not be a symlink"}
+		case !est.IsDir():
+			return nil, &storage.Error{Op: "open", File: path, Message: "Storage directory is not a directory"}
+		}
+		next, err := cur.OpenRoot(name)
+		if err != nil {
+			return nil, &storage.Error{Op: "open", File: path, Message: "Storage directory changed"}
+		}
+		cur.Close()
+		cur = next
+		if st, err = cur.Stat("."); err != nil || !os.SameFile(st, est) {
+			return nil, &storage.Error{Op: "open", File: path, Message: "Storage directory changed"}
+		}
+	}
+	return &Dir{path: path, real: real, st: st}, nil
+}
+
+// anchorHome anchors the data home path, which may itself be a symbolic
+// link (or lie below one): it is followed, and the directory it leads to
+// is the Dir, under its real path. With create it is made first.
+func anchorHome(home string, create bool) (*Dir, error) {
+	if create {
+		if err := mkdirAll(home); err != nil {
+			return nil, (&storage.Error{Op: "open", File: home, Message: "cannot create storage directory"}).WithCause(err)
+		}
+	}
+	real, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return nil, (&storage.Error{Op: "open", File: home, Message: "cannot resolve storage directory"}).WithCause(err)
+	}
+	st, err := os.Lstat(real)
+	if err != nil {
+		return nil, (&storage.Error{Op: "open", File: home, Message: "cannot inspect storage directory"}).WithCause(err)
+	}
+	if !st.IsDir() {
+		return nil, &storage.Error{Op: "open", File: home, Message: "Storage directory is not a directory"}
+	}
+	return &Dir{path: home, real: real, st: st, followed: true}, nil
+}
+
+// splitHome finds, in the absolute path abs, the data home layout's
+// <home>/projects/<project hash>: it returns the home and the rest of abs
+// from "projects" on, and ok. A path without that pair (the last one when
+// there are several) is not below a data home.
+func splitHome(abs string) (home, rest string, ok bool) {
+	parts := strings.Split(filepath.ToSlash(abs), "/")
+	for i := len(parts) - 2; i >= 1; i-- {
+		if parts[i] == storage.ProjectsDirName && storage.IsProjectHash(parts[i+1]) {
+			home = filepath.FromSlash(strings.Join(parts[:i], "/"))
+			if home == "" || strings.HasSuffix(home, ":") {
+				home += string(filepath.Separator)
+			}
+			return home, filepath.Join(parts[i:]...), true
+		}
+	}
+	return "", "", false
+}
+
+// openDir opens o's name, a directory, for listing through the handle.
+func (o op) openDir() (*os.File, error) {
+	f, err := o.openFile(os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// touch is Touch through the handle: a file with more than one hard link
+// is refused, and the times are set on the entry, never through a symlink.
+func (o op) touch(t time.Time) error {
+	if st, err := o.r.Lstat(o.rel); err == nil && st.Mode().IsRegular() && LinkCount(st) > 1 {
+		return &storage.Error{Op: "write", File: o.path, Message: hardLinkedMessage}
+	}
+	return touchIn(o.r, o.rel, t)
+}
+
+// parentFile opens the directory holding rel (relative to r) through r,
+// for the *at system calls os.Root has no method for, and returns it with
+// rel's last component.
+func parentFile(r *os.Root, rel string) (*os.File, string, error) {
+	dir, base := filepath.Split(rel)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := r.OpenFile(dir, os.O_RDONLY|rootOpenFlags, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	if st, err := f.Stat(); err != nil || !st.IsDir() {
+		f.Close()
+		return nil, "", &fs.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR}
+	}
+	return f, base, nil
+}
