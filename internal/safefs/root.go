@@ -317,3 +317,38 @@ func parentFile(r *os.Root, rel string) (*os.File, string, error) {
 	}
 	return f, base, nil
 }
+
+// OpenFile opens rel below the directory as [OpenFile] opens a path
+// (refusing a symlink as its last component with an error matching
+// syscall.ELOOP, never waiting on a FIFO), but through the proven handle
+// (see [Dir.Anchor]): no component of the path above the directory is
+// looked up again, and no existing component of rel may be a symlink
+// either. A directory that is no longer the one anchored, or a symlink
+// component, fails with a *storage.Error; the open's own failure is
+// returned as OpenFile returns it. The caller checks the file's mode.
+func (d *Dir) OpenFile(rel string, flag int, perm fs.FileMode) (*os.File, error) {
+	o, err := d.open(rel, false)
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	return o.openFile(flag, perm)
+}
+
+// Truncate cuts the file rel to size bytes, through an open as
+// [Dir.OpenAppend] makes one: a symlink, a FIFO, device or socket, or a
+// file with more than one hard link is refused. Errors are *storage.Error.
+func (d *Dir) Truncate(rel string, size int64) error {
+	f, err := d.OpenAppend(rel, false)
+	if err != nil {
+		return err
+	}
+	err = f.Truncate(size)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileError("write", f.Name(), err)
+	}
+	return nil
+}
