@@ -83,8 +83,9 @@ func (o op) close() { o.r.Close() }
 
 // open proves the directory (root) and checks rel below it as Resolve does
 // (no component that exists may be a symlink), looking each component up
-// through the handle. With lastLink, the last component may be a symlink:
-// the operation acts on the entry itself (lstat, remove, rename).
+// through the handle. With lastLink, the last component is not looked at:
+// the operation acts on the entry itself (lstat, remove, rename), or opens
+// it with openFile, which refuses a symlink after the open.
 func (d *Dir) open(rel string, lastLink bool) (op, error) {
 	parts, err := d.relParts(rel)
 	if err != nil {
@@ -123,30 +124,39 @@ func (d *Dir) open(rel string, lastLink bool) (op, error) {
 
 // openFile opens o's name through the handle with flag (plus the flags that
 // never wait on a FIFO or take a terminal), and refuses, as OpenFile does
-// with ELOOP, a name that is a symlink: os.Root follows a symlink that
-// stays inside the directory, so the entry is looked at again after the
-// open and must be the file opened.
-func (o op) openFile(flag int, perm fs.FileMode) (*os.File, error) {
-	if flag&os.O_CREATE == 0 || flag&os.O_EXCL == 0 {
+// with ELOOP, a name that is a symlink: open has looked at the name before,
+// but os.Root follows a symlink that stays inside the directory, so the
+// entry is looked at again after the open and must be the file opened.
+//
+// It returns the open file's fstat too, so that callers need not take it
+// again.
+func (o op) openFile(flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	if flag&os.O_CREATE != 0 && flag&os.O_EXCL == 0 {
+		// Create nothing through a (dangling) symlink, not even inside.
 		if st, err := o.r.Lstat(o.rel); err == nil && linkLike(st.Mode()) {
-			return nil, &fs.PathError{Op: "open", Path: o.path, Err: syscall.ELOOP}
+			return nil, nil, &fs.PathError{Op: "open", Path: o.path, Err: syscall.ELOOP}
 		}
 	}
 	f, err := o.r.OpenFile(o.rel, flag|rootOpenFlags, perm)
 	if err != nil {
-		return nil, err
+		// A symlink leading out of the directory fails as an escape:
+		// report it as the symlink it is.
+		if st, lerr := o.r.Lstat(o.rel); lerr == nil && linkLike(st.Mode()) {
+			err = &fs.PathError{Op: "open", Path: o.path, Err: syscall.ELOOP}
+		}
+		return nil, nil, err
 	}
 	opened, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	after, err := o.r.Lstat(o.rel)
 	if err != nil || linkLike(after.Mode()) || !os.SameFile(opened, after) {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: o.path, Err: syscall.ELOOP}
+		return nil, nil, &fs.PathError{Op: "open", Path: o.path, Err: syscall.ELOOP}
 	}
-	return f, nil
+	return f, opened, nil
 }
 
 // mkdirParent creates the directory of o's name and its missing parents
@@ -283,11 +293,8 @@ func splitHome(abs string) (home, rest string, ok bool) {
 
 // openDir opens o's name, a directory, for listing through the handle.
 func (o op) openDir() (*os.File, error) {
-	f, err := o.openFile(os.O_RDONLY, 0)
-	if err != nil {
-		return nil, err
-	}
-	return f, nil
+	f, _, err := o.openFile(os.O_RDONLY, 0)
+	return f, err
 }
 
 // touch is Touch through the handle: a file with more than one hard link
@@ -327,12 +334,13 @@ func parentFile(r *os.Root, rel string) (*os.File, string, error) {
 // component, fails with a *storage.Error; the open's own failure is
 // returned as OpenFile returns it. The caller checks the file's mode.
 func (d *Dir) OpenFile(rel string, flag int, perm fs.FileMode) (*os.File, error) {
-	o, err := d.open(rel, false)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return nil, err
 	}
 	defer o.close()
-	return o.openFile(flag, perm)
+	f, _, err := o.openFile(flag, perm)
+	return f, err
 }
 
 // Truncate cuts the file rel to size bytes, through an open as

@@ -215,17 +215,17 @@ func linkLike(m fs.FileMode) bool { return m&(fs.ModeSymlink|fs.ModeIrregular) !
 // ReadFile returns the contents of rel. A missing file yields an error that
 // matches fs.ErrNotExist.
 func (d *Dir) ReadFile(rel string) ([]byte, error) {
-	o, err := d.open(rel, false)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return nil, err
 	}
 	defer o.close()
-	f, err := o.openFile(os.O_RDONLY, 0)
+	f, st, err := o.openFile(os.O_RDONLY, 0)
 	if err != nil {
 		return nil, fileError("read", o.path, err)
 	}
 	defer f.Close()
-	return readOpen(f, o.path)
+	return readOpen(f, st, o.path)
 }
 
 // ReadFile returns the contents of the file at p, as [Dir.ReadFile] reads
@@ -239,15 +239,15 @@ func ReadFile(p string) ([]byte, error) {
 		return nil, fileError("read", p, err)
 	}
 	defer f.Close()
-	return readOpen(f, p)
-}
-
-// readOpen is ReadFile's read of the open file f at p.
-func readOpen(f *os.File, p string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fileError("read", p, err)
 	}
+	return readOpen(f, st, p)
+}
+
+// readOpen is ReadFile's read of the open file f at p, described by st.
+func readOpen(f *os.File, st fs.FileInfo, p string) ([]byte, error) {
 	if err := special("read", p, st); err != nil {
 		return nil, err
 	}
@@ -308,7 +308,7 @@ func (d *Dir) ReadDirContext(ctx context.Context, rel string) ([]fs.DirEntry, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	o, err := d.open(rel, false)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return nil, err
 	}
@@ -346,31 +346,27 @@ func (d *Dir) ReadDirContext(ctx context.Context, rel string) ([]fs.DirEntry, er
 // with one Write per record batch, calls SyncData for durability, and
 // SyncDir(filepath.Dir(f.Name())) after creating the file.
 func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
-	o, err := d.open(rel, false)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return nil, err
 	}
 	defer o.close()
-	return o.openAppend(create)
+	f, _, err := o.openAppend(create)
+	return f, err
 }
 
 // openAppend is OpenAppend through the proven handle of o.
-func (o op) openAppend(create bool) (*os.File, error) {
+func (o op) openAppend(create bool) (*os.File, fs.FileInfo, error) {
 	p := o.path
 	flags := os.O_WRONLY | os.O_APPEND
 	if create {
 		flags |= os.O_CREATE
 	}
-	f, err := o.openFile(flags, FileMode)
+	f, st, err := o.openFile(flags, FileMode)
 	if err != nil {
-		return nil, fileError("write", p, err)
+		return nil, nil, fileError("write", p, err)
 	}
-	st, err := f.Stat()
-	if err == nil {
-		err = special("write", p, st)
-	} else {
-		err = fileError("write", p, err)
-	}
+	err = special("write", p, st)
 	if err == nil && st.Mode().IsRegular() && LinkCount(st) > 1 {
 		// Another name of the same file may lie outside the data home (a
 		// link planted in a copied or shared home): an append, or the cut
@@ -380,9 +376,9 @@ func (o op) openAppend(create bool) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return f, nil
+	return f, st, nil
 }
 
 // hardLinkedMessage is the text of OpenAppend's refusal of a file with more
@@ -466,26 +462,21 @@ func SyncDir(dir string) error { return syncDir(dir) }
 // Append returns, and so is the directory when the file was created. A
 // write that fails part-way is cut back: the file keeps its old bytes.
 func (d *Dir) Append(rel string, data []byte, sync bool) error {
-	o, err := d.open(rel, false)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return err
 	}
 	defer o.close()
-	f, err := o.openAppend(false)
+	f, st, err := o.openAppend(false)
 	created := errors.Is(err, fs.ErrNotExist)
 	if created { // the file, and maybe its directory, are missing
 		if merr := o.mkdirParent(); merr != nil {
 			return fileError("write", o.path, merr)
 		}
-		f, err = o.openAppend(true)
+		f, st, err = o.openAppend(true)
 	}
 	if err != nil {
 		return err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return fileError("write", f.Name(), err)
 	}
 	// A write that fails part-way (a full disk) is cut back to the old
 	// end, so that no partial line is left for the next append to follow.
@@ -591,7 +582,7 @@ var errNoExclusiveMove = errors.New("the file system can neither rename without 
 // WriteFileExclusive where neither a move without replacing nor a link
 // is possible. On failure p is removed again.
 func (o op) createExclusive(data []byte) error {
-	f, err := o.openFile(os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
+	f, _, err := o.openFile(os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
 	if err != nil {
 		return err
 	}
