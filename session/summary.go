@@ -94,7 +94,11 @@ func (c *FileCheckpointer) Summaries(ctx context.Context) ([]Summary, error) {
 	}
 	out := make([]Summary, len(ids))
 	keep := make([]bool, len(ids))
-	real := c.dir.Real()
+	h, err := c.dir.Handle()
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
 	workers := min(runtime.GOMAXPROCS(0), 8, len(ids)/32+1)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -106,7 +110,7 @@ func (c *FileCheckpointer) Summaries(ctx context.Context) ([]Summary, error) {
 				if i >= len(ids) || ctx.Err() != nil {
 					return
 				}
-				out[i], keep[i] = c.summarize(ctx, &sc, real, ids[i])
+				out[i], keep[i] = c.summarize(ctx, &sc, h, ids[i])
 			}
 		})
 	}
@@ -154,13 +158,13 @@ func (sc *summarizer) readAt(f *os.File, off int64, n int) ([]byte, error) {
 	return b[:m], err
 }
 
-// summarize reads the summary of the log of id in the directory real. It
+// summarize reads the summary of the log of id in the directory h. It
 // reports false for a file to leave out: gone since the directory was
 // listed, or not a regular file.
-func (c *FileCheckpointer) summarize(ctx context.Context, sc *summarizer, real, id string) (Summary, bool) {
+func (c *FileCheckpointer) summarize(ctx context.Context, sc *summarizer, h *safefs.Handle, id string) (Summary, bool) {
 	s := Summary{ID: id}
 	file := filepath.Join(c.dir.Path(), id+logSuffix)
-	f, err := safefs.OpenFile(filepath.Join(real, id+logSuffix), os.O_RDONLY, 0)
+	f, err := h.OpenFile(id+logSuffix, os.O_RDONLY, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, false

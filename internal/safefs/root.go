@@ -360,3 +360,35 @@ func (d *Dir) Truncate(rel string, size int64) error {
 	}
 	return nil
 }
+
+// A Handle is a Dir's directory opened once and proven to be the one
+// anchored (see [Dir.OpenFile]), for a batch of opens below it, such as a
+// listing's reads of every log, that should not pay for a proof each. It
+// is safe for concurrent use; Close it when the batch is done.
+type Handle struct {
+	r    *os.Root
+	base string
+}
+
+// Handle opens the directory and proves it is the one anchored. Errors are
+// *storage.Error.
+func (d *Dir) Handle() (*Handle, error) {
+	r, err := d.root()
+	if err != nil {
+		return nil, err
+	}
+	return &Handle{r: r, base: d.real}, nil
+}
+
+// OpenFile opens name, a name in the directory (no path), as
+// [Dir.OpenFile] does, through the handle.
+func (h *Handle) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
+		return nil, &storage.Error{Op: "resolve", File: filepath.Join(h.base, filepath.Base(name)), Message: "Path escapes workspace: " + name}
+	}
+	f, _, err := op{r: h.r, base: h.base, rel: name, path: filepath.Join(h.base, name)}.openFile(flag, perm)
+	return f, err
+}
+
+// Close closes the handle.
+func (h *Handle) Close() error { return h.r.Close() }
