@@ -2,8 +2,14 @@
 // created 0700 at construction, refused when it is a symlink, re-checked on
 // every use so that a directory replaced after anchoring is detected, and
 // resolving record paths component by component so that no symlink and no
-// escape is ever followed. Files are created 0600; replacements are atomic
-// (temp file in the same directory, fsync, rename, fsync of the directory).
+// escape is ever followed. Every operation of a [Dir] (reads included)
+// acts through a handle on the directory proven to be the one anchored,
+// and a directory below a data home's projects/ is anchored from the home
+// down without following a link, so that a component of its path swapped
+// for a symlink while the operation runs cannot make it act elsewhere (see
+// root.go). Locks (Dir.Lock) and the paths Resolve returns are still used
+// by path. Files are created 0600; replacements are atomic (temp file in
+// the same directory, fsync, rename, fsync of the directory).
 package safefs
 
 import (
@@ -920,8 +926,10 @@ func fileError(op, path string, err error) error {
 // crashed tool left there would take the project's sessions, tasks and
 // spill files elsewhere (each store checks only its own directory). A
 // missing directory is fine: the stores create it. It looks before the
-// stores open anything, so it does not stop a link swapped in while they
-// run. Errors are *storage.Error.
+// stores open anything, and answers a link found then with this error;
+// a link swapped in while they run is refused by their anchoring (Anchor
+// of a path below projects/<hash>) and by the handles their operations act
+// through. Errors are *storage.Error.
 func CheckProjectDirs(paths storage.ProjectPaths) error {
 	for _, d := range []string{storage.ProjectsDir(paths.Home), paths.ProjectDir()} {
 		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {
