@@ -34,10 +34,16 @@ func (d *Dir) changedError() error {
 }
 
 // root opens the anchored directory and proves it is the one anchored (see
-// above). The caller closes it.
+// above). The caller closes it. The proof is the handle's identity; Check's
+// look at the path, which also refuses a symlink there that leads to the
+// anchored directory itself (renamed), is left to Check: such a handle is
+// the anchored directory. The given path is still looked at when it is not
+// the real one (a data home reached through a link), as Check does.
 func (d *Dir) root() (*os.Root, error) {
-	if err := d.Check(); err != nil {
-		return nil, err
+	if d.path != d.real {
+		if err := d.Check(); err != nil {
+			return nil, err
+		}
 	}
 	r, err := os.OpenRoot(d.real)
 	if err != nil {
