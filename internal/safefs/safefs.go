@@ -579,7 +579,7 @@ func (d *Dir) WriteFileExclusiveSteps(rel string, data []byte, step func(string)
 	return syncDir(filepath.Dir(p))
 }
 
-// errNoExclusiveMove reports a file system on which renameNoReplace can
+// errNoExclusiveMove reports a file system on which renameNoReplaceIn can
 // neither move nor link.
 var errNoExclusiveMove = errors.New("the file system can neither rename without replacing nor link")
 
@@ -819,23 +819,6 @@ func (d *Dir) RemoveAll(rel string) error {
 		return fileError("remove", o.path, err)
 	}
 	return nil
-}
-
-// resolveParent resolves rel like Resolve but lets its last component be a
-// symlink, for operations that act on the link itself (lstat, remove).
-func (d *Dir) resolveParent(rel string) (string, error) {
-	parent, base := filepath.Split(filepath.Clean(rel))
-	if base == ".." {
-		return "", &storage.Error{Op: "resolve", File: d.path, Message: "Path escapes workspace: " + rel}
-	}
-	pp, err := d.Resolve(parent)
-	if err != nil {
-		return "", err
-	}
-	if base == "." || base == "" {
-		return pp, nil
-	}
-	return filepath.Join(pp, base), nil
 }
 
 // Lock takes the cross-process lock of rel (the directory <rel>.lock next to
