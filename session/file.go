@@ -322,11 +322,11 @@ func (s *session) held() error { return s.lock.Check() }
 
 // open opens the log for reading. A missing log returns (nil, nil).
 func (s *session) open() (*os.File, error) {
-	p, err := s.c.dir.Resolve(s.rel)
-	if err != nil {
-		return nil, err
+	f, err := s.c.dir.OpenFile(s.rel, os.O_RDONLY, 0)
+	var se *storage.Error
+	if errors.As(err, &se) {
+		return nil, err // the directory changed, or a component is a symlink
 	}
-	f, err := safefs.OpenFile(p, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, s.deleting()
 	}

@@ -85,16 +85,14 @@ func (s *session) setAsideTorn(from, to int64) error {
 // fs.ErrExist if it exists) with the bytes of r, fsyncs it and its
 // directory. On failure nothing is left behind.
 func (s *session) writeExclusive(rel string, r io.Reader) error {
-	p, err := s.c.dir.Resolve(rel)
-	if err != nil {
-		return err
-	}
+	p := filepath.Join(s.c.dir.Real(), rel)
 	fail := func(err error) error {
 		return (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: p, Message: "cannot set aside the torn tail of " + s.rel}).WithCause(err)
 	}
-	f, err := safefs.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, safefs.FileMode)
+	f, err := s.c.dir.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, safefs.FileMode)
 	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
+		var se *storage.Error
+		if errors.Is(err, fs.ErrExist) || errors.As(err, &se) {
 			return err
 		}
 		return fail(err)
@@ -111,7 +109,7 @@ func (s *session) writeExclusive(rel string, r io.Reader) error {
 		err = s.c.syncDir(filepath.Dir(p))
 	}
 	if err != nil {
-		_ = os.Remove(p)
+		_ = s.c.dir.Remove(rel)
 		return fail(err)
 	}
 	return nil
@@ -129,10 +127,7 @@ func (s *session) cutBack(f *os.File, end int64, created bool, err error) error 
 	case f != nil:
 		terr = f.Truncate(end)
 	default:
-		p, rerr := s.c.dir.Resolve(s.rel)
-		if terr = rerr; terr == nil {
-			terr = os.Truncate(p, end)
-		}
+		terr = s.c.dir.Truncate(s.rel, end)
 	}
 	if terr != nil {
 		return errors.Join(err, (&storage.Error{Op: "write", Kind: storage.KindCheckpoint, File: s.file,

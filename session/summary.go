@@ -86,15 +86,21 @@ func (c *FileCheckpointer) Summaries(ctx context.Context) ([]Summary, error) {
 		return nil, err
 	}
 	var ids []string
+	var links []bool // the entry was listed as a symlink
 	for _, e := range ents {
 		id, ok := strings.CutSuffix(e.Name(), logSuffix)
 		if ok && id != "" && (e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0) {
 			ids = append(ids, id)
+			links = append(links, e.Type()&fs.ModeSymlink != 0)
 		}
 	}
 	out := make([]Summary, len(ids))
 	keep := make([]bool, len(ids))
-	real := c.dir.Real()
+	h, err := c.dir.Handle()
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
 	workers := min(runtime.GOMAXPROCS(0), 8, len(ids)/32+1)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -106,7 +112,7 @@ func (c *FileCheckpointer) Summaries(ctx context.Context) ([]Summary, error) {
 				if i >= len(ids) || ctx.Err() != nil {
 					return
 				}
-				out[i], keep[i] = c.summarize(ctx, &sc, real, ids[i])
+				out[i], keep[i] = c.summarize(ctx, &sc, h, ids[i], links[i])
 			}
 		})
 	}
@@ -154,13 +160,18 @@ func (sc *summarizer) readAt(f *os.File, off int64, n int) ([]byte, error) {
 	return b[:m], err
 }
 
-// summarize reads the summary of the log of id in the directory real. It
-// reports false for a file to leave out: gone since the directory was
-// listed, or not a regular file.
-func (c *FileCheckpointer) summarize(ctx context.Context, sc *summarizer, real, id string) (Summary, bool) {
+// summarize reads the summary of the log of id in the directory h, which
+// the listing showed as a symlink when link. It reports false for a file
+// to leave out: gone since the directory was listed, or not a regular
+// file.
+func (c *FileCheckpointer) summarize(ctx context.Context, sc *summarizer, h *safefs.Handle, id string, link bool) (Summary, bool) {
 	s := Summary{ID: id}
 	file := filepath.Join(c.dir.Path(), id+logSuffix)
-	f, err := safefs.OpenFile(filepath.Join(real, id+logSuffix), os.O_RDONLY, 0)
+	var f *os.File
+	err := error(&fs.PathError{Op: "open", Path: file, Err: syscall.ELOOP})
+	if !link {
+		f, err = h.OpenListed(id+logSuffix, os.O_RDONLY, 0)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, false

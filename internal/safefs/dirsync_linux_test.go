@@ -67,14 +67,17 @@ func TestCreatedDirectoriesAreSyncedInTheirParents(t *testing.T) {
 	// A call another thread interrupts is split over two lines ("<unfinished
 	// ...>", then "<... resumed>"): a sync counts once started, a mkdir
 	// unless it failed on the same line.
-	mkdir := regexp.MustCompile(`mkdir(?:at)?\((?:AT_FDCWD[^,]*, )?"([^"]+)"`)
+	// A directory is made by path (mkdir, mkdirat(AT_FDCWD, path)) or, as
+	// a Dir makes one below its handle, relative to an open directory
+	// (mkdirat(3</dir>, name)).
+	mkdir := regexp.MustCompile(`mkdir(?:at)?\((?:AT_FDCWD[^,]*, |\d+<([^>]+)>, )?"([^"]+)"`)
 	sync := regexp.MustCompile(`f(?:data)?sync\(\d+<([^>]+)>`)
 	unsynced := map[string]bool{} // parents owed a sync
 	created := 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if m := mkdir.FindStringSubmatch(sc.Text()); m != nil && !strings.Contains(sc.Text(), "= -1") {
-			unsynced[filepath.Dir(m[1])] = true
+			unsynced[filepath.Dir(filepath.Join(m[1], m[2]))] = true
 			created++
 		} else if m := sync.FindStringSubmatch(sc.Text()); m != nil {
 			delete(unsynced, m[1])

@@ -2,9 +2,10 @@
 
 package safefs
 
-// renameNoReplace puts the file old in place under new, failing with an
-// error matching fs.ErrExist if new exists: a link (see linkNoReplace),
-// which every unix file system with hard links offers; old remains for
-// the caller to remove. A file system without hard links gives
-// errNoExclusiveMove.
-func renameNoReplace(old, new string) error { return linkNoReplace(old, new) }
+import "os"
+
+// renameNoReplaceIn puts the file old in place under new, both below r,
+// failing with an error matching fs.ErrExist if new exists: a link through
+// r (see linkNoReplaceIn), which every unix file system with hard links
+// offers; old remains for the caller to remove.
+func renameNoReplaceIn(r *os.Root, _, old, new string) error { return linkNoReplaceIn(r, old, new) }

@@ -2,6 +2,7 @@ package safefs
 
 import (
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/windows"
 )
@@ -22,4 +23,11 @@ func renameNoReplace(old, new string) error {
 		return &os.LinkError{Op: "rename", Old: old, New: new, Err: err}
 	}
 	return nil
+}
+
+// renameNoReplaceIn is renameNoReplace for old and new below r, whose
+// path is base: MoveFileEx takes paths, so on Windows this move looks the
+// path above r up again (the one operation of a Dir that does).
+func renameNoReplaceIn(_ *os.Root, base, old, new string) error {
+	return renameNoReplace(filepath.Join(base, old), filepath.Join(base, new))
 }

@@ -116,3 +116,19 @@ func touch(p string, t time.Time) error {
 	}
 	return os.Chtimes(p, t, t)
 }
+
+// touchIn sets the times of rel, below r, refusing a symlink or special
+// file found there first. os.Root's Chtimes follows a symlink swapped in
+// between, but only to a name inside r.
+func touchIn(r *os.Root, rel string, t time.Time) error {
+	st, err := r.Lstat(rel)
+	switch {
+	case err != nil:
+		return err
+	case linkLike(st.Mode()):
+		return &fs.PathError{Op: "open", Path: rel, Err: syscall.ELOOP}
+	case !st.Mode().IsRegular() && !st.IsDir():
+		return &fs.PathError{Op: "open", Path: rel, Err: ErrNotRegular}
+	}
+	return r.Chtimes(rel, t, t)
+}

@@ -31,3 +31,15 @@ func touch(p string, t time.Time) error {
 	ts := unix.NsecToTimespec(t.UnixNano())
 	return unix.UtimesNanoAt(unix.AT_FDCWD, p, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
 }
+
+// touchIn sets the times of rel, below r, without following a symlink:
+// utimensat(2) relative to its directory opened through r.
+func touchIn(r *os.Root, rel string, t time.Time) error {
+	dir, base, err := parentFile(r, rel)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	ts := unix.NsecToTimespec(t.UnixNano())
+	return unix.UtimesNanoAt(int(dir.Fd()), base, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
+}

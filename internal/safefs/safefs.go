@@ -2,8 +2,14 @@
 // created 0700 at construction, refused when it is a symlink, re-checked on
 // every use so that a directory replaced after anchoring is detected, and
 // resolving record paths component by component so that no symlink and no
-// escape is ever followed. Files are created 0600; replacements are atomic
-// (temp file in the same directory, fsync, rename, fsync of the directory).
+// escape is ever followed. Every operation of a [Dir] (reads included)
+// acts through a handle on the directory proven to be the one anchored,
+// and a directory below a data home's projects/ is anchored from the home
+// down without following a link, so that a component of its path swapped
+// for a symlink while the operation runs cannot make it act elsewhere (see
+// root.go). Locks (Dir.Lock) and the paths Resolve returns are still used
+// by path. Files are created 0600; replacements are atomic (temp file in
+// the same directory, fsync, rename, fsync of the directory).
 package safefs
 
 import (
@@ -33,20 +39,46 @@ const (
 
 // A Dir is an anchored storage directory. It is safe for concurrent use.
 type Dir struct {
-	path string      // absolute, clean
-	real string      // realpath at anchoring
-	st   fs.FileInfo // lstat at anchoring
+	path     string      // absolute, clean
+	real     string      // realpath at anchoring
+	st       fs.FileInfo // lstat at anchoring
+	followed bool        // path is a data home, which may be a symlink
 }
 
 // Anchor creates path (and its parents) with mode 0700 if needed and anchors
 // it: it refuses a symlink and remembers the directory's identity and real
 // path for later checks. An empty path is refused: it would anchor the
 // working directory, which no store means. Errors are *storage.Error.
-func Anchor(path string) (*Dir, error) { return anchor(path, mkdirAll) }
+//
+// A path below a data home's <home>/projects/<project hash> is anchored
+// from the home down (see [Dir.Anchor]): the home may be a symlink, or lie
+// below one, but each directory from projects/ on is made and opened
+// through the one above it, never through a path, so a link swapped in
+// there while the anchoring runs is refused instead of followed.
+func Anchor(path string) (*Dir, error) { return anchorPath(path, true) }
 
 // AnchorExisting anchors path as [Anchor] does, but never creates it: a
 // missing path fails with a *storage.Error that matches fs.ErrNotExist.
-func AnchorExisting(path string) (*Dir, error) { return anchor(path, nil) }
+func AnchorExisting(path string) (*Dir, error) { return anchorPath(path, false) }
+
+// anchorPath is Anchor (create) or AnchorExisting.
+func anchorPath(path string, create bool) (*Dir, error) {
+	if path != "" {
+		if abs, err := filepath.Abs(path); err == nil {
+			if home, rest, ok := splitHome(abs); ok {
+				h, err := anchorHome(home, create)
+				if err != nil {
+					return nil, err
+				}
+				return h.anchorBelow(rest, create)
+			}
+		}
+	}
+	if create {
+		return anchor(path, mkdirAll)
+	}
+	return anchor(path, nil)
+}
 
 // AnchorUnsynced anchors path as [Anchor] does, creating it and its missing
 // parents, but leaves the new directories' entries to be made durable by
@@ -121,8 +153,12 @@ func (d *Dir) Real() string { return d.real }
 func (d *Dir) Check() error {
 	// The cause is deliberately not wrapped: a vanished directory must not
 	// look like a missing record to callers testing fs.ErrNotExist.
-	for _, p := range [2]string{d.real, d.path} {
-		st, err := os.Lstat(p)
+	for i, p := range [2]string{d.real, d.path} {
+		stat := os.Lstat
+		if i == 1 && d.followed {
+			stat = os.Stat // the data home may be a symlink
+		}
+		st, err := stat(p)
 		if err != nil || st.Mode()&fs.ModeSymlink != 0 || !os.SameFile(st, d.st) {
 			return &storage.Error{Op: "open", File: d.path, Message: "Storage directory changed"}
 		}
@@ -185,11 +221,17 @@ func linkLike(m fs.FileMode) bool { return m&(fs.ModeSymlink|fs.ModeIrregular) !
 // ReadFile returns the contents of rel. A missing file yields an error that
 // matches fs.ErrNotExist.
 func (d *Dir) ReadFile(rel string) ([]byte, error) {
-	p, err := d.Resolve(rel)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return nil, err
 	}
-	return ReadFile(p)
+	defer o.close()
+	f, st, err := o.openFile(os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fileError("read", o.path, err)
+	}
+	defer f.Close()
+	return readOpen(f, st, o.path)
 }
 
 // ReadFile returns the contents of the file at p, as [Dir.ReadFile] reads
@@ -207,6 +249,11 @@ func ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, fileError("read", p, err)
 	}
+	return readOpen(f, st, p)
+}
+
+// readOpen is ReadFile's read of the open file f at p, described by st.
+func readOpen(f *os.File, st fs.FileInfo, p string) ([]byte, error) {
 	if err := special("read", p, st); err != nil {
 		return nil, err
 	}
@@ -239,28 +286,21 @@ func tooLargeError(p string) error {
 
 // Lstat returns information about rel without following a final symlink.
 func (d *Dir) Lstat(rel string) (fs.FileInfo, error) {
-	p, err := d.resolveParent(rel)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return nil, err
 	}
-	st, err := os.Lstat(p)
+	defer o.close()
+	st, err := o.r.Lstat(o.rel)
 	if err != nil {
-		return nil, fileError("stat", p, err)
+		return nil, fileError("stat", o.path, err)
 	}
 	return st, nil
 }
 
 // ReadDir lists the directory rel ("" for the anchored directory itself).
 func (d *Dir) ReadDir(rel string) ([]fs.DirEntry, error) {
-	p, err := d.Resolve(rel)
-	if err != nil {
-		return nil, err
-	}
-	ents, err := os.ReadDir(p)
-	if err != nil {
-		return nil, fileError("list", p, err)
-	}
-	return ents, nil
+	return d.ReadDirContext(context.Background(), rel)
 }
 
 // readDirBatch is how many entries ReadDirContext reads between two
@@ -274,11 +314,13 @@ func (d *Dir) ReadDirContext(ctx context.Context, rel string) ([]fs.DirEntry, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := d.Resolve(rel)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(p)
+	defer o.close()
+	p := o.path
+	f, err := o.openDir()
 	if err != nil {
 		return nil, fileError("list", p, err)
 	}
@@ -310,24 +352,27 @@ func (d *Dir) ReadDirContext(ctx context.Context, rel string) ([]fs.DirEntry, er
 // with one Write per record batch, calls SyncData for durability, and
 // SyncDir(filepath.Dir(f.Name())) after creating the file.
 func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
-	p, err := d.Resolve(rel)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return nil, err
 	}
+	defer o.close()
+	f, _, err := o.openAppend(create)
+	return f, err
+}
+
+// openAppend is OpenAppend through the proven handle of o.
+func (o op) openAppend(create bool) (*os.File, fs.FileInfo, error) {
+	p := o.path
 	flags := os.O_WRONLY | os.O_APPEND
 	if create {
 		flags |= os.O_CREATE
 	}
-	f, err := OpenFile(p, flags, FileMode)
+	f, st, err := o.openFile(flags, FileMode)
 	if err != nil {
-		return nil, fileError("write", p, err)
+		return nil, nil, fileError("write", p, err)
 	}
-	st, err := f.Stat()
-	if err == nil {
-		err = special("write", p, st)
-	} else {
-		err = fileError("write", p, err)
-	}
+	err = special("write", p, st)
 	if err == nil && st.Mode().IsRegular() && LinkCount(st) > 1 {
 		// Another name of the same file may lie outside the data home (a
 		// link planted in a copied or shared home): an append, or the cut
@@ -337,9 +382,9 @@ func (d *Dir) OpenAppend(rel string, create bool) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return f, nil
+	return f, st, nil
 }
 
 // hardLinkedMessage is the text of OpenAppend's refusal of a file with more
@@ -423,25 +468,21 @@ func SyncDir(dir string) error { return syncDir(dir) }
 // Append returns, and so is the directory when the file was created. A
 // write that fails part-way is cut back: the file keeps its old bytes.
 func (d *Dir) Append(rel string, data []byte, sync bool) error {
-	f, err := d.OpenAppend(rel, false)
-	created := errors.Is(err, fs.ErrNotExist)
-	if created { // the file, and maybe its directory, are missing
-		p, rerr := d.Resolve(rel)
-		if rerr != nil {
-			return rerr
-		}
-		if merr := mkdirAll(filepath.Dir(p)); merr != nil {
-			return fileError("write", p, merr)
-		}
-		f, err = d.OpenAppend(rel, true)
-	}
+	o, err := d.open(rel, true)
 	if err != nil {
 		return err
 	}
-	st, err := f.Stat()
+	defer o.close()
+	f, st, err := o.openAppend(false)
+	created := errors.Is(err, fs.ErrNotExist)
+	if created { // the file, and maybe its directory, are missing
+		if merr := o.mkdirParent(); merr != nil {
+			return fileError("write", o.path, merr)
+		}
+		f, st, err = o.openAppend(true)
+	}
 	if err != nil {
-		f.Close()
-		return fileError("write", f.Name(), err)
+		return err
 	}
 	// A write that fails part-way (a full disk) is cut back to the old
 	// end, so that no partial line is left for the next append to follow.
@@ -467,11 +508,12 @@ func (d *Dir) Append(rel string, data []byte, sync bool) error {
 // removed on every failure path, so rel is either the old or the new bytes.
 // data should already be encoded: temp files hold what the target will hold.
 func (d *Dir) WriteFile(rel string, data []byte) error {
-	p, err := d.Resolve(rel)
+	o, err := d.open(rel, false)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(p, data)
+	defer o.close()
+	return o.writeAtomic(data)
 }
 
 // WriteFileExclusive writes rel atomically like WriteFile, but never
@@ -508,20 +550,22 @@ const (
 // not nil, each step done (StepTempCreated, StepTempWritten, StepPlaced),
 // so that a test can kill the process at one of them.
 func (d *Dir) WriteFileExclusiveSteps(rel string, data []byte, step func(string)) error {
-	p, err := d.Resolve(rel)
+	o, err := d.open(rel, false)
 	if err != nil {
 		return err
 	}
-	tmp, err := writeTemp(p, data, step)
+	defer o.close()
+	p := o.path
+	tmp, err := o.writeTemp(data, step)
 	if err != nil {
 		return err
 	}
-	err = renameNoReplace(tmp, p)
+	err = renameNoReplaceIn(o.r, o.base, tmp, o.rel)
 	if errors.Is(err, errNoExclusiveMove) {
-		err = createExclusive(p, data)
+		err = o.createExclusive(data)
 	}
 	if err != nil {
-		_ = os.Remove(tmp)
+		_ = o.r.Remove(tmp)
 		return fileError("write", p, err)
 	}
 	if step != nil {
@@ -529,13 +573,13 @@ func (d *Dir) WriteFileExclusiveSteps(rel string, data []byte, step func(string)
 	}
 	// A rename left no temp; a link did, and its removal is best effort:
 	// the data is in place, and a temp left over is a known leftover.
-	if _, lerr := os.Lstat(tmp); lerr == nil {
-		_ = os.Remove(tmp)
+	if _, lerr := o.r.Lstat(tmp); lerr == nil {
+		_ = o.r.Remove(tmp)
 	}
 	return syncDir(filepath.Dir(p))
 }
 
-// errNoExclusiveMove reports a file system on which renameNoReplace can
+// errNoExclusiveMove reports a file system on which renameNoReplaceIn can
 // neither move nor link.
 var errNoExclusiveMove = errors.New("the file system can neither rename without replacing nor link")
 
@@ -543,8 +587,8 @@ var errNoExclusiveMove = errors.New("the file system can neither rename without 
 // writes and fsyncs data to it: not atomic, the fallback of
 // WriteFileExclusive where neither a move without replacing nor a link
 // is possible. On failure p is removed again.
-func createExclusive(p string, data []byte) error {
-	f, err := OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
+func (o op) createExclusive(data []byte) error {
+	f, _, err := o.openFile(os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
 	if err != nil {
 		return err
 	}
@@ -556,7 +600,7 @@ func createExclusive(p string, data []byte) error {
 		werr = cerr
 	}
 	if werr != nil {
-		_ = os.Remove(p)
+		_ = o.r.Remove(o.rel)
 	}
 	return werr
 }
@@ -579,13 +623,14 @@ func IsTempOf(name, base string) bool {
 	return err == nil
 }
 
-func writeAtomic(p string, data []byte) error {
-	tmp, err := writeTemp(p, data, nil)
+func (o op) writeAtomic(data []byte) error {
+	p := o.path
+	tmp, err := o.writeTemp(data, nil)
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, p); err != nil {
-		_ = os.Remove(tmp)
+	if err := o.r.Rename(tmp, o.rel); err != nil {
+		_ = o.r.Remove(tmp)
 		return fileError("write", p, err)
 	}
 	_ = syncDir(filepath.Dir(p)) // best effort, as the rename has happened
@@ -606,27 +651,27 @@ func TempName(base, tag string) string {
 	return "." + base + "." + tag + ".tmp"
 }
 
-// writeTemp writes data, fsynced, to a new temp file beside p (creating
-// p's directory if needed) and returns its path. On failure nothing is
-// left behind. step, if not nil, is told StepTempCreated and
-// StepTempWritten (see WriteFileExclusiveSteps).
-func writeTemp(p string, data []byte, step func(string)) (_ string, err error) {
-	dir := filepath.Dir(p)
-	if err := mkdirAll(dir); err != nil {
+// writeTemp writes data, fsynced, to a new temp file beside o's name
+// (creating its directory if needed) and returns the temp's name relative
+// to o's handle. On failure nothing is left behind. step, if not nil, is
+// told StepTempCreated and StepTempWritten (see WriteFileExclusiveSteps).
+func (o op) writeTemp(data []byte, step func(string)) (_ string, err error) {
+	p := o.path
+	if err := o.mkdirParent(); err != nil {
 		return "", fileError("write", p, err)
 	}
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fileError("write", p, err)
 	}
-	tmp := filepath.Join(dir, TempName(filepath.Base(p), hex.EncodeToString(b[:])))
-	f, err := OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
+	tmp := filepath.Join(filepath.Dir(o.rel), TempName(filepath.Base(p), hex.EncodeToString(b[:])))
+	f, err := o.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|rootOpenFlags, FileMode)
 	if err != nil {
 		return "", fileError("write", p, err)
 	}
 	defer func() {
 		if err != nil {
-			_ = os.Remove(tmp)
+			_ = o.r.Remove(tmp)
 		}
 	}()
 	if step != nil {
@@ -663,35 +708,40 @@ type Replacement struct {
 // renames, can leave a part replaced. On failure it returns the index of
 // the file the error is about.
 func (d *Dir) WriteFiles(files []Replacement) (int, error) {
-	paths := make([]string, len(files))
+	ops := make([]op, 0, len(files))
+	defer func() {
+		for _, o := range ops {
+			o.close()
+		}
+	}()
 	for i, f := range files {
-		p, err := d.Resolve(f.Rel)
+		o, err := d.open(f.Rel, false)
 		if err != nil {
 			return i, err
 		}
-		paths[i] = p
+		ops = append(ops, o)
 	}
 	temps := make([]string, 0, len(files))
 	renamed := 0
 	defer func() {
-		for _, tmp := range temps[renamed:] {
-			_ = os.Remove(tmp)
+		for i, tmp := range temps[renamed:] {
+			_ = ops[renamed+i].r.Remove(tmp)
 		}
 	}()
 	for i, f := range files {
-		tmp, err := writeTemp(paths[i], f.Data, nil)
+		tmp, err := ops[i].writeTemp(f.Data, nil)
 		if err != nil {
 			return i, err
 		}
 		temps = append(temps, tmp)
 	}
 	dirs := map[string]bool{}
-	for i, p := range paths {
-		if err := os.Rename(temps[i], p); err != nil {
-			return i, fileError("write", p, err)
+	for i, o := range ops {
+		if err := o.r.Rename(temps[i], o.rel); err != nil {
+			return i, fileError("write", o.path, err)
 		}
 		renamed++
-		dirs[filepath.Dir(p)] = true
+		dirs[filepath.Dir(o.path)] = true
 	}
 	for dir := range dirs {
 		_ = syncDir(dir) // best effort, as the renames have happened
@@ -705,14 +755,13 @@ func (d *Dir) WriteFiles(files []Replacement) (int, error) {
 // with more than one hard link is refused (IsHardLinked), as OpenAppend
 // refuses it: its other name may lie outside the data home.
 func (d *Dir) Touch(rel string, t time.Time) error {
-	p, err := d.Resolve(rel)
+	o, err := d.open(rel, false)
 	if err != nil {
 		return err
 	}
-	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && LinkCount(st) > 1 {
-		return &storage.Error{Op: "write", File: p, Message: hardLinkedMessage}
-	}
-	if err := touch(p, t); err != nil {
+	defer o.close()
+	p := o.path
+	if err := o.touch(t); err != nil {
 		return fileError("write", p, err)
 	}
 	return nil
@@ -721,12 +770,16 @@ func (d *Dir) Touch(rel string, t time.Time) error {
 // Remove removes the file or empty directory rel. A missing rel is not an
 // error.
 func (d *Dir) Remove(rel string) error {
-	p, err := d.resolveParent(rel)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fileError("remove", p, err)
+	defer o.close()
+	if o.rel == "." {
+		return &storage.Error{Op: "remove", File: o.path, Message: "refusing to remove the storage directory itself"}
+	}
+	if err := o.r.Remove(o.rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fileError("remove", o.path, err)
 	}
 	return nil
 }
@@ -735,16 +788,18 @@ func (d *Dir) Remove(rel string) error {
 // replacing what is at to (a rename acts on entries: a symlink at either
 // name is renamed or replaced itself, never followed).
 func (d *Dir) Rename(from, to string) error {
-	src, err := d.resolveParent(from)
+	src, err := d.open(from, true)
 	if err != nil {
 		return err
 	}
-	dst, err := d.resolveParent(to)
+	defer src.close()
+	dst, err := d.open(to, true)
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(src, dst); err != nil {
-		return fileError("rename", src, err)
+	dst.close() // checked; the rename goes through src's handle
+	if err := src.r.Rename(src.rel, dst.rel); err != nil {
+		return fileError("rename", src.path, err)
 	}
 	return nil
 }
@@ -752,34 +807,18 @@ func (d *Dir) Rename(from, to string) error {
 // RemoveAll removes rel and everything under it. A symlink at rel is removed
 // itself, never followed. A missing rel is not an error.
 func (d *Dir) RemoveAll(rel string) error {
-	p, err := d.resolveParent(rel)
+	o, err := d.open(rel, true)
 	if err != nil {
 		return err
 	}
-	if p == d.real {
-		return &storage.Error{Op: "remove", File: p, Message: "refusing to remove the storage directory itself"}
+	defer o.close()
+	if o.rel == "." {
+		return &storage.Error{Op: "remove", File: o.path, Message: "refusing to remove the storage directory itself"}
 	}
-	if err := os.RemoveAll(p); err != nil {
-		return fileError("remove", p, err)
+	if err := o.r.RemoveAll(o.rel); err != nil {
+		return fileError("remove", o.path, err)
 	}
 	return nil
-}
-
-// resolveParent resolves rel like Resolve but lets its last component be a
-// symlink, for operations that act on the link itself (lstat, remove).
-func (d *Dir) resolveParent(rel string) (string, error) {
-	parent, base := filepath.Split(filepath.Clean(rel))
-	if base == ".." {
-		return "", &storage.Error{Op: "resolve", File: d.path, Message: "Path escapes workspace: " + rel}
-	}
-	pp, err := d.Resolve(parent)
-	if err != nil {
-		return "", err
-	}
-	if base == "." || base == "" {
-		return pp, nil
-	}
-	return filepath.Join(pp, base), nil
 }
 
 // Lock takes the cross-process lock of rel (the directory <rel>.lock next to
@@ -870,8 +909,10 @@ func fileError(op, path string, err error) error {
 // crashed tool left there would take the project's sessions, tasks and
 // spill files elsewhere (each store checks only its own directory). A
 // missing directory is fine: the stores create it. It looks before the
-// stores open anything, so it does not stop a link swapped in while they
-// run. Errors are *storage.Error.
+// stores open anything, and answers a link found then with this error;
+// a link swapped in while they run is refused by their anchoring (Anchor
+// of a path below projects/<hash>) and by the handles their operations act
+// through. Errors are *storage.Error.
 func CheckProjectDirs(paths storage.ProjectPaths) error {
 	for _, d := range []string{storage.ProjectsDir(paths.Home), paths.ProjectDir()} {
 		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {

@@ -1,0 +1,194 @@
+package safefs_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// treeHash hashes every entry under root: its name and type, and a file's
+// size, bytes and modification time, so that a write, a removal, a rename
+// or a touch anywhere in it changes the hash. With skipLocks, lock
+// directories (<name>.lock and what is in them) and directories' own
+// sizes and times, which change with the locks made in them, are left
+// out: Dir.Lock (internal/filelock) works by path, the one part of the
+// work that a link swapped in can still lead outside, as an empty
+// directory made, renamed or removed there.
+func treeHash(t *testing.T, root string, skipLocks ...bool) string {
+	t.Helper()
+	skip := len(skipLocks) > 0 && skipLocks[0]
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if skip && strings.Contains(e.Name(), ".lock") {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		st, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		fmt.Fprintf(h, "%s %v\n", rel, st.Mode())
+		if !skip || !st.IsDir() {
+			fmt.Fprintf(h, "%d %d\n", st.Size(), st.ModTime().UnixNano())
+		}
+		if st.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// raceTree makes, under dir (a data home's project directory, or the
+// outside directory laid out like one), the files the race test works on.
+func raceTree(t *testing.T, sessions string) {
+	t.Helper()
+	for _, f := range []string{"s.jsonl", "r.json", "n.json", "x.context/index.jsonl", "x.context/results/1.json", "a.context/index.jsonl"} {
+		p := filepath.Join(sessions, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("outside "+f+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Unix(1_600_000_000, 0)
+	if err := os.Chtimes(filepath.Join(sessions, "s.jsonl"), old, old); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSwappedProjectsDirectoryNeverLeadsOutside is the race a previous
+// review won: another local user who can write in the data home exchanges
+// projects/ with a symlink to a directory outside the home laid out the
+// same way (renameat2 RENAME_EXCHANGE, in a tight loop) while the stores
+// anchor their directories and append, truncate, touch, replace, rename,
+// remove and read there. Nothing outside may change, and every error must
+// be a *storage.Error. RemoveTree takes a lock by path, which may be made
+// outside: lock directories are not compared (see treeHash). "anchored before" anchors once, before the swaps
+// start, and races only the operations; "anchored each time" races the
+// anchoring too. The path-based Dir (lstat, then act on the path again)
+// changed the outside tree in both, at the first or second attempt.
+func TestSwappedProjectsDirectoryNeverLeadsOutside(t *testing.T) {
+	for _, each := range []bool{false, true} {
+		name := "anchored before"
+		if each {
+			name = "anchored each time"
+		}
+		t.Run(name, func(t *testing.T) { swapRace(t, each) })
+	}
+}
+
+func swapRace(t *testing.T, anchorEach bool) {
+	home := t.TempDir()
+	outside := t.TempDir()
+	const hash = "0123456789abcdef"
+	projects := filepath.Join(home, "projects")
+	sessions := filepath.Join(projects, hash, "sessions")
+	raceTree(t, sessions)
+	raceTree(t, filepath.Join(outside, hash, "sessions"))
+	link := filepath.Join(home, "swap")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
+		t.Skipf("the file system cannot exchange names (%v)", err)
+	}
+	if err := unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
+		t.Fatal(err)
+	}
+	want := treeHash(t, outside, true)
+	first, err := safefs.Anchor(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			_ = unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
+		}
+	}()
+	defer func() {
+		stop.Store(true)
+		wg.Wait()
+	}()
+
+	typed := func(what string, err error) {
+		t.Helper()
+		var se *storage.Error
+		if err != nil && !errors.As(err, &se) {
+			t.Fatalf("%s: error %v (%T) is not a *storage.Error", what, err, err)
+		}
+	}
+	const attempts = 2000
+	deadline := time.Now().Add(8 * time.Second)
+	done, anchored := 0, 0
+	for i := 0; i < attempts && time.Now().Before(deadline); i++ {
+		done++
+		d, err := first, error(nil)
+		if anchorEach {
+			d, err = safefs.Anchor(sessions)
+			typed("anchor", err)
+		}
+		if err == nil {
+			anchored++
+			typed("append", d.Append("s.jsonl", []byte("{}\n"), false))
+			typed("touch", d.Touch("s.jsonl", time.Now()))
+			typed("write", d.WriteFile("n.json", []byte("new\n")))
+			typed("exclusive", d.WriteFileExclusive(fmt.Sprintf("e%d.json", i), []byte("e\n")))
+			typed("rename", d.Rename("n.json", "m.json"))
+			typed("remove", d.Remove("r.json"))
+			typed("remove all", d.RemoveAll("x.context"))
+			if f, err := d.OpenAppend("s.jsonl", false); err == nil {
+				typed("truncate", f.Truncate(0))
+				f.Close()
+			} else {
+				typed("open append", err)
+			}
+			_, err = d.ReadFile("a.context/index.jsonl")
+			typed("read", err)
+		}
+		typed("remove tree", safefs.RemoveTree(context.Background(), storage.KindArchive, sessions, "a.context"))
+		if got := treeHash(t, outside, true); got != want {
+			t.Fatalf("attempt %d (%d anchored): the directory outside the home changed", i+1, anchored)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	if anchored == 0 {
+		t.Fatalf("no attempt of %d anchored the directory: the test proved nothing", done)
+	}
+	t.Logf("%d attempts, %d anchored; nothing outside changed", done, anchored)
+}
