@@ -1119,10 +1119,16 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 // > pj && npm test, with pj -> package.json, and printf … > b/tsc && npx
 // tsc, with b -> node_modules/.bin, wrote the file a later command ran as
 // code under the name the link leads to, while the checks of what a line
-// runs after writing it compare names (stop 62). The links are looked up
-// as they are now; one the line itself makes is linkFrom's. A write that
-// leads out of the workdir is the caller's to judge (it resolves every
-// path it checks), as is any write when the workdir is unknown.
+// runs after writing it compare names (stop 62). The path is walked as the
+// kernel walks it, from the working directory bash keeps (cd is logical):
+// a ".." after a link steps back from where the link led (nf/../.bin/tsc,
+// with nf -> node_modules/foo, is node_modules/.bin/tsc, not .bin/tsc).
+// A pattern's existing matches are resolved each (tee ?j, with pj ->
+// package.json). The links are looked up as they are now; one the line
+// itself makes is linkFrom's. A write that leads out of the workdir is the
+// caller's to judge (it resolves every path it checks), as is any write
+// when the workdir is unknown. A name it cannot record for want of room
+// makes the line opaque.
 func (an *analyzer) writeThroughLinks(i int) {
 	if an.workdir == "" || !path.IsAbs(an.workdir) {
 		return
@@ -1131,25 +1137,50 @@ func (an *analyzer) writeThroughLinks(i int) {
 	wd := path.Clean(an.workdir)
 	realWd := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(wd)))
 	seen := map[string]bool{}
-	for _, c := range an.a.cwds {
-		abs := an.resolve(c, acc.path)
-		dir, rest := abs, ""
-		if acc.pattern {
-			dir = filepath.ToSlash(pathmatch.LiteralDir(filepath.FromSlash(abs)))
-			rest = strings.TrimPrefix(abs, dir)
-		}
-		real := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(dir)))
-		if real == dir || !within(real, realWd) {
-			continue
+	// record adds the write of real (rest appended) for the lexical name
+	// abs; it reports false once the line is opaque.
+	record := func(abs, real, rest string, pattern bool) bool {
+		if real == abs || !within(real, realWd) {
+			return true
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(real, realWd), "/")
 		alias := path.Join(wd, rel) + rest
-		if alias == abs || seen[alias] || len(an.a.accesses) >= maxAccessPaths {
-			continue
+		if alias == abs+rest || seen[alias] {
+			return true
+		}
+		if len(an.a.accesses) >= maxAccessPaths {
+			an.pathsUnknown("the command writes through symbolic links to too many paths to check")
+			an.opaque("the command writes through symbolic links to too many paths to check")
+			return false
 		}
 		seen[alias] = true
-		acc.path = alias
-		an.a.accesses = append(an.a.accesses, acc)
+		a := acc
+		a.path, a.pattern = alias, pattern
+		an.a.accesses = append(an.a.accesses, a)
+		return true
+	}
+	for _, c := range an.a.cwds {
+		abs := an.resolve(c, acc.path)
+		if !acc.pattern {
+			walk := acc.path
+			if !path.IsAbs(walk) {
+				walk = an.resolve(c, ".") + "/" + walk
+			}
+			if !record(abs, filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(walk))), "", false) {
+				return
+			}
+			continue
+		}
+		dir := filepath.ToSlash(pathmatch.LiteralDir(filepath.FromSlash(abs)))
+		if !record(dir, filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(dir))), strings.TrimPrefix(abs, dir), true) {
+			return
+		}
+		for _, m := range pathmatch.Glob(filepath.FromSlash(abs)) {
+			m = filepath.ToSlash(m)
+			if !record(path.Clean(m), filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(m))), "", false) {
+				return
+			}
+		}
 	}
 }
 
