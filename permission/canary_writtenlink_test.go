@@ -37,6 +37,14 @@ var canaryWrittenLink = []struct {
 	{"npm", `cat kit/package.json | tee ?j >/dev/null && npm test`, "pj", "package.json", writtenNameJSON},
 	{"npm", `printf '#!/bin/sh\ntouch ../home/pwned\n' | tee [b]/tsc >/dev/null && npx tsc`, "b", "node_modules/.bin",
 		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n"}},
+	// The program run is, through a link of the project, the file the
+	// line wrote (a workspace package's program in node_modules/.bin).
+	{"npm", `printf '#!/bin/sh\ntouch ../home/pwned\n' > tools/tool.sh && npx mytool`, "node_modules/.bin/mytool", "../../tools/tool.sh",
+		map[string]string{"package.json": `{"name": "p"}`, "tools/tool.sh": "#!/bin/sh\necho ok\n", "node_modules/.bin/.keep": ""}},
+	{"run", `printf '#!/bin/sh\ntouch ../home/pwned\n' > tools/tool.sh && ./runme`, "runme", "tools/tool.sh",
+		map[string]string{"tools/tool.sh": "#!/bin/sh\necho ok\n"}},
+	// The line's /proc/self/cwd is the workdir, not the gate's.
+	{"npm", `cat kit/package.json > /proc/self/cwd/pj && npm test`, "pj", "package.json", writtenNameJSON},
 	{"npm", "cat " + strings.Repeat("package.json ", 1021) + "> /dev/null; cat kit/package.json > pj && npm test", "pj", "package.json", writtenNameJSON},
 }
 

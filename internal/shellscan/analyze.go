@@ -392,17 +392,27 @@ func (an *analyzer) runsWritten() {
 				continue
 			}
 			for _, c := range an.a.cwds {
+				// The program, and the file it is once the links of the
+				// workdir on its way are followed (npx tool, with
+				// node_modules/.bin/tool -> ../../tools/tool.sh, runs
+				// tools/tool.sh; round 129).
+				runs := []string{an.resolve(c, u.name)}
+				if l := an.codeThroughLinks(codeUse{path: an.resolve(c, u.name)}); len(l) > 0 {
+					runs = append(runs, l[0].path)
+				}
 				for _, c2 := range an.a.cwds {
 					// Both made absolute when the workdir is known:
 					// "$PWD"/s runs the s the line wrote (review67g:
 					// cp /bin/rm s && "$PWD"/s -f c was allowed).
-					run, wrote := an.resolve(c, u.name), an.resolve(c2, acc.path)
-					if run == wrote || (acc.tree || acc.pattern) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
-						if acc.pattern && !patternMayMatch(wrote, run) {
-							continue
+					wrote := an.resolve(c2, acc.path)
+					for _, run := range runs {
+						if run == wrote || (acc.tree || acc.pattern) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
+							if acc.pattern && !patternMayMatch(wrote, run) {
+								continue
+							}
+							an.opaque("the line runs " + clipName(u.name) + ", a program it writes")
+							return
 						}
-						an.opaque("the line runs " + clipName(u.name) + ", a program it writes")
-						return
 					}
 				}
 			}
@@ -1124,7 +1134,8 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 // a ".." after a link steps back from where the link led (nf/../.bin/tsc,
 // with nf -> node_modules/foo, is node_modules/.bin/tsc, not .bin/tsc).
 // A pattern's existing matches are resolved each (tee ?j, with pj ->
-// package.json). The links are looked up as they are now; one the line
+// package.json), and /proc/self/cwd is the command's working directory,
+// not the analysis's. The links are looked up as they are now; one the line
 // itself makes is linkFrom's. A write that leads out of the workdir is the
 // caller's to judge (it resolves every path it checks), as is any write
 // when the workdir is unknown. A name it cannot record for want of room
@@ -1161,23 +1172,26 @@ func (an *analyzer) writeThroughLinks(i int) {
 	}
 	for _, c := range an.a.cwds {
 		abs := an.resolve(c, acc.path)
+		// The command's own /proc/self/cwd is c, not the analysis's.
+		cwd := filepath.FromSlash(an.resolve(c, "."))
+		resolve := func(p string) string { return filepath.ToSlash(pathmatch.ResolveFrom(filepath.FromSlash(p), cwd)) }
 		if !acc.pattern {
 			walk := acc.path
 			if !path.IsAbs(walk) {
 				walk = an.resolve(c, ".") + "/" + walk
 			}
-			if !record(abs, filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(walk))), "", false) {
+			if !record(abs, resolve(walk), "", false) {
 				return
 			}
 			continue
 		}
 		dir := filepath.ToSlash(pathmatch.LiteralDir(filepath.FromSlash(abs)))
-		if !record(dir, filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(dir))), strings.TrimPrefix(abs, dir), true) {
+		realDir, rest := resolve(dir), strings.TrimPrefix(abs, dir)
+		if !record(dir, realDir, rest, true) {
 			return
 		}
-		for _, m := range pathmatch.Glob(filepath.FromSlash(abs)) {
-			m = filepath.ToSlash(m)
-			if !record(path.Clean(m), filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(m))), "", false) {
+		for _, m := range pathmatch.Glob(filepath.FromSlash(realDir + rest)) {
+			if !record(path.Clean(filepath.ToSlash(m)), resolve(filepath.ToSlash(m)), "", false) {
 				return
 			}
 		}

@@ -70,6 +70,7 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		"package.json":           `{"scripts": {"test": "echo ok"}}`,
 		"node_modules/.bin/tsc":  "#!/bin/sh\necho ok\n",
 		"node_modules/foo/.keep": "",
+		"tools/tool.sh":          "#!/bin/sh\necho ok\n",
 		"doc/README.md":          "# x\n",
 		"GNUmakefile":            "all: ; @echo ok\n",
 	} {
@@ -89,6 +90,9 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		"out":       "/tmp",
 		"nf":        "node_modules/foo",
 		"dd":        "doc",
+		// A program run through a link to a file of the project.
+		"runme":                    "tools/tool.sh",
+		"node_modules/.bin/mytool": "../../tools/tool.sh",
 	} {
 		if err := os.Symlink(to, filepath.Join(wd, link)); err != nil {
 			t.Fatal(err)
@@ -111,6 +115,13 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		{"cat kit/package.json | tee ?j >/dev/null && npm test", true},
 		{"printf x | tee [b]/tsc >/dev/null && npx tsc", true},
 		{"cmake -E create_symlink node_modules/.bin bb && printf x > bb/tsc && npx tsc", true},
+		// The command's /proc/self/cwd is the workdir, not the test's.
+		{"cat kit/package.json > /proc/self/cwd/pj && npm test", true},
+		{"cat kit/package.json | tee /proc/self/cwd/?j >/dev/null && npm test", true},
+		// The program run is, through a link, the file written.
+		{"printf x > tools/tool.sh && npx mytool", true},
+		{"printf x > tools/tool.sh && ./runme", true},
+		{"cd tools && printf x > tool.sh; cd .. && ./runme", true},
 		// Too many paths to record the name the link leads to.
 		{"cat " + strings.Repeat("x.txt ", 1021) + "> /dev/null; cat kit/package.json > pj && npm test", true},
 		// The name the line runs is the one it wrote: opaque as before.
@@ -125,6 +136,8 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		{"printf x > dd/../notes.txt && npm test", false},
 		{"cat x.txt | tee ?otes.txt >/dev/null && npm test", false},
 		{"cmake -E make_directory build && echo x > build/y", false},
+		{"printf x > tools/other.sh && npx mytool", false},
+		{"printf x > notes.txt && ./runme", false},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.line, Options{Home: "/home/u", Workdir: wd})
