@@ -405,8 +405,18 @@ func (an *analyzer) runsWritten() {
 					// "$PWD"/s runs the s the line wrote (review67g:
 					// cp /bin/rm s && "$PWD"/s -f c was allowed).
 					wrote := an.resolve(c2, acc.path)
+					if acc.unknown && !acc.pattern {
+						// A word of a command the analysis does not model
+						// is no write writeThroughLinks saw: followed here.
+						if l := an.codeThroughLinks(codeUse{path: wrote}); len(l) > 0 {
+							wrote = l[0].path
+						}
+					}
 					for _, run := range runs {
-						if run == wrote || (acc.tree || acc.pattern) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
+						// A word given to a command the analysis does not
+						// model may be a directory it writes into (cmake -E
+						// copy kit/tsc node_modules/.bin && npx tsc).
+						if run == wrote || (acc.tree || acc.pattern || acc.unknown) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
 							if acc.pattern && !patternMayMatch(wrote, run) {
 								continue
 							}

@@ -122,6 +122,10 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		{"printf x > tools/tool.sh && npx mytool", true},
 		{"printf x > tools/tool.sh && ./runme", true},
 		{"cd tools && printf x > tool.sh; cd .. && ./runme", true},
+		// A command the analysis does not model given a directory, or
+		// a link to one, before a program in it runs.
+		{"cmake -E copy x.txt node_modules/.bin && npx tsc", true},
+		{"cmake -E copy x.txt b && npx tsc", true},
 		// Too many paths to record the name the link leads to.
 		{"cat " + strings.Repeat("x.txt ", 1021) + "> /dev/null; cat kit/package.json > pj && npm test", true},
 		// The name the line runs is the one it wrote: opaque as before.
@@ -138,6 +142,7 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		{"cmake -E make_directory build && echo x > build/y", false},
 		{"printf x > tools/other.sh && npx mytool", false},
 		{"printf x > notes.txt && ./runme", false},
+		{"cmake -E copy x.txt build && npx tsc", false},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.line, Options{Home: "/home/u", Workdir: wd})
