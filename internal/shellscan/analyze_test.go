@@ -382,6 +382,7 @@ rm x'`,
 		// -o/-O copy a pipe into a file (round 129).
 		"tree -a -R -L 1 -H . -o /dev/null ..", "tree -aR -L 1 -H . ..", "less -o ../log", "less --log-file=../log x",
 		"less -O../log", "less --LOG-FILE ../log",
+		"bat cache --build --source kit --target ..", "bat cache -b", "bat cache --clear", "bat --generate-config-file",
 		"cat <<$'E\\x41'\nEA\nrm x\nE\\x41", "cat <<$'EOF'\nx\nEOF",
 		"npm explore x -- 'cd .. && y'",
 		"pdb3 x.py", "pdb3.11 x.py", "pdb x.py", "scalar register", "cpan X", "pypy3 -c 1", "ipython3 -c 1",

@@ -1800,9 +1800,14 @@ var optionDanger = lazy[map[string]danger]{build: func() map[string]danger {
 		// of the listing with -o 00Tree.html, writing a page there: in
 		// ~/.ssh and .git/hooks for tree -a -R -L 1 -H . ..
 		"tree": {short: "R"},
-		"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
-		"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
-		"ssh":  {short: "oF"},
+		// bat cache --build (-b) writes the syntax and theme sets into the
+		// directory of --target (the home's cache by default), --clear
+		// (-c) deletes them there, and --generate-config-file writes the
+		// home's config file.
+		"bat": {long: []string{"build", "clear", "target", "source", "generate-config-file"}, short: "bc"},
+		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
+		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},
+		"ssh": {short: "oF"},
 		// scp runs the program of -S, and ssh with the options of -o, -F
 		// and -J (ProxyCommand …).
 		"scp":  {short: "SoFJ"},
