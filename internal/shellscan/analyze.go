@@ -405,6 +405,25 @@ func (an *analyzer) runsWritten() {
 					// "$PWD"/s runs the s the line wrote (review67g:
 					// cp /bin/rm s && "$PWD"/s -f c was allowed).
 					wrote := an.resolve(c2, acc.path)
+					// A word given to a command the analysis does not
+					// model may be a directory it writes into (cmake -E
+					// copy kit/tsc node_modules/.bin && npx tsc), but for
+					// the virtual environment a line makes, whose own
+					// programs it then runs (python3 -m venv v && v/bin/pip),
+					// and a working directory (pip install -e .), which the
+					// gate judges as a directory that holds the project's
+					// protected paths.
+					into := acc.unknown
+					for _, z := range an.linkZones {
+						if !z.nodeModules && an.resolve(c2, z.dir) == wrote {
+							into = false
+						}
+					}
+					for _, c3 := range an.a.cwds {
+						if an.resolve(c3, ".") == wrote {
+							into = false
+						}
+					}
 					if acc.unknown && !acc.pattern {
 						// A word of a command the analysis does not model
 						// is no write writeThroughLinks saw: followed here.
@@ -413,10 +432,7 @@ func (an *analyzer) runsWritten() {
 						}
 					}
 					for _, run := range runs {
-						// A word given to a command the analysis does not
-						// model may be a directory it writes into (cmake -E
-						// copy kit/tsc node_modules/.bin && npx tsc).
-						if run == wrote || (acc.tree || acc.pattern || acc.unknown) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
+						if run == wrote || (acc.tree || acc.pattern || into) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
 							if acc.pattern && !patternMayMatch(wrote, run) {
 								continue
 							}
