@@ -26,6 +26,17 @@ const (
 	repoNested = `mkdir -p sub/r; (cd sub/r && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		`git init -q; git add sub/r 2>/dev/null; git -c user.name=a -c user.email=a@b commit -qm m; `
 	nestedMonitor = `printf '[core]\n\tfsmonitor = cat ../../../home/.ssh/id_ed25519 >&2; false\n'`
+	// craftedIndex rewrites .git/index: an entry "a" whose flags give its
+	// name 74 bytes, over a second entry and an extension's header as a
+	// reader that looks for the name's NUL sees them, then the gitlink
+	// sub/r at the offset git computes from the flags.
+	craftedIndex = `python3 -c 'import hashlib, struct, subprocess
+sha = bytes.fromhex(subprocess.check_output(["git", "-C", "sub/r", "rev-parse", "HEAD"]).decode().strip())
+blob = bytes.fromhex("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")
+def e(mode, oid, flags): return struct.pack(">10I", 0, 0, 0, 0, 0, 0, mode, 0, 0, 0) + oid + struct.pack(">H", flags)
+d = b"DIRC" + struct.pack(">II", 2, 2) + e(0o100644, blob, 74) + b"a\0" + e(0o100644, blob, 1) + b"b\0"
+d += b"ZZZZ" + struct.pack(">I", 80) + bytes(8) + e(0o160000, sha, 5) + b"sub/r" + bytes(5)
+open(".git/index", "wb").write(d + hashlib.sha1(d).digest())'`
 	// repoPartial makes the workdir a partial clone of the remote o
 	// (which the case names) that lacks the blob of f's second version.
 	repoPartial = repoInit + `echo b > f; git -c user.name=a -c user.email=a@b commit -qam b; b=$(git rev-parse HEAD:f); rm .git/objects/${b%${b#??}}/${b#??}; ` +
@@ -72,6 +83,12 @@ var canaryRepoConfig = []struct{ setup, line string }{
 	{repoNested + `(cd sub/r && git update-index --index-version 4); mkdir -p sub/r/s/t; (cd sub/r/s/t && git init -q && echo a > f && git add f && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		`(cd sub/r && git add s/t 2>/dev/null && git -c user.name=a -c user.email=a@b commit -qm m); ` +
 		`printf '[core]\n\tfsmonitor = cat ../../../../../home/.ssh/id_ed25519 >&2; false\n' >> sub/r/s/t/.git/config`, `git status`},
+	// An index git reads otherwise than the gate did (round 129): git
+	// takes an entry's name length from its flags, and the first entry's
+	// flags say 74 bytes where its NUL follows one, so that the gate's
+	// reader, looking for the NUL, took the gitlink sub/r after it for an
+	// extension's bytes and listed no submodule.
+	{repoNested + nestedMonitor + ` >> sub/r/.git/config; ` + craftedIndex, `git status`},
 	// Keys naming a file git reads and shows.
 	{repoInit + `echo b >> f; git -c user.name=a -c user.email=a@b commit -qam b; git config format.signatureFile ../home/.ssh/id_ed25519`, `git format-patch -1; cat 0001-*`},
 	{repoInit + `git config blame.ignoreRevsFile ../home/.ssh/id_ed25519`, `git blame f`},

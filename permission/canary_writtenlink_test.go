@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/permission"
@@ -27,6 +28,24 @@ var canaryWrittenLink = []struct {
 		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n"}},
 	{"npm", `sed -i 's,echo ok,touch ../home/pwned,' b/t?c && npx tsc`, "b", "node_modules/.bin",
 		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n"}},
+	// Round 129: a ".." after a link steps back from where the link led
+	// (nf/.. is node_modules), a pattern matches the link, and a line
+	// whose other paths fill the analysis's list left no room for the
+	// name the link leads to.
+	{"npm", `printf '#!/bin/sh\ntouch ../home/pwned\n' > nf/../.bin/tsc && npx tsc`, "nf", "node_modules/foo",
+		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n", "node_modules/foo/.keep": ""}},
+	{"npm", `cat kit/package.json | tee ?j >/dev/null && npm test`, "pj", "package.json", writtenNameJSON},
+	{"npm", `printf '#!/bin/sh\ntouch ../home/pwned\n' | tee [b]/tsc >/dev/null && npx tsc`, "b", "node_modules/.bin",
+		map[string]string{"package.json": `{"name": "p"}`, "node_modules/.bin/tsc": "#!/bin/sh\necho ok\n"}},
+	// The program run is, through a link of the project, the file the
+	// line wrote (a workspace package's program in node_modules/.bin).
+	{"npm", `printf '#!/bin/sh\ntouch ../home/pwned\n' > tools/tool.sh && npx mytool`, "node_modules/.bin/mytool", "../../tools/tool.sh",
+		map[string]string{"package.json": `{"name": "p"}`, "tools/tool.sh": "#!/bin/sh\necho ok\n", "node_modules/.bin/.keep": ""}},
+	{"run", `printf '#!/bin/sh\ntouch ../home/pwned\n' > tools/tool.sh && ./runme`, "runme", "tools/tool.sh",
+		map[string]string{"tools/tool.sh": "#!/bin/sh\necho ok\n"}},
+	// The line's /proc/self/cwd is the workdir, not the gate's.
+	{"npm", `cat kit/package.json > /proc/self/cwd/pj && npm test`, "pj", "package.json", writtenNameJSON},
+	{"npm", "cat " + strings.Repeat("package.json ", 1021) + "> /dev/null; cat kit/package.json > pj && npm test", "pj", "package.json", writtenNameJSON},
 }
 
 // canaryWrittenLinkOrdinary are writes in a project that holds links,
@@ -44,6 +63,8 @@ var canaryWrittenLinkOrdinary = []struct {
 	{`sed -i 's/x/y/' CLAUDE.md && git diff --stat`, "CLAUDE.md", "doc/README.md"},
 	{`echo '# y' > README.md; cat README.md | wc -l`, "README.md", "doc/README.md"},
 	{`printf 'y\n' >> d/README.md && ls d && git status --short`, "d", "doc"},
+	{`cat doc/README.md | tee ?EADME.md > /dev/null && git diff --stat`, "README.md", "doc/README.md"},
+	{`printf 'y\n' >> d/../doc/README.md && git diff --stat`, "d", "doc"},
 }
 
 // TestCanaryWrittenLink checks that each line of canaryWrittenLink asks

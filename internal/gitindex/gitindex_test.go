@@ -1,6 +1,9 @@
 package gitindex
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -127,4 +130,89 @@ func FuzzGitlinks(f *testing.F) {
 		}
 		Gitlinks(data, hashLen)
 	})
+}
+
+// An index git reads otherwise than entry after entry is ErrFormat, never
+// a list that lacks a gitlink git sees (round 129): git takes a name's
+// length from the entry's flags, so an entry whose flags say 74 bytes
+// while its name's NUL comes after one byte hid, from a reader that looks
+// for the NUL, the gitlink sm after it, whose core.fsmonitor a plain git
+// status in the project then ran.
+func TestGitlinksAgreeWithGit(t *testing.T) {
+	blob := bytes.Repeat([]byte{0xe6}, 20)
+	fixed := func(mode uint32, flags uint16) []byte {
+		b := make([]byte, 62)
+		binary.BigEndian.PutUint32(b[24:], mode)
+		copy(b[40:], blob)
+		binary.BigEndian.PutUint16(b[60:], flags)
+		return b
+	}
+	d := append([]byte("DIRC"), 0, 0, 0, 2, 0, 0, 0, 2)
+	d = append(d, fixed(0o100644, 74)...) // git's name: 74 bytes
+	d = append(d, "a\x00"...)             // the NUL's: "a"
+	d = append(d, fixed(0o100644, 1)...)
+	d = append(d, "b\x00"...)
+	d = append(d, "ZZZZ\x00\x00\x00\x50"...) // an extension, to the gitlink's end
+	d = append(d, make([]byte, 8)...)        // git's first entry ends here
+	d = append(d, fixed(0o160000, 2)...)
+	d = append(d, "sm\x00\x00\x00\x00\x00\x00\x00\x00"...)
+	d = append(d, make([]byte, 20)...)
+	if links, err := Gitlinks(d, 20); !errors.Is(err, ErrFormat) {
+		t.Errorf("an entry whose name length is not its NUL's: %q, %v, want ErrFormat", links, err)
+	}
+}
+
+// The extensions of git's threaded load, which git writes for a large
+// index with index.threads, are read when they agree with the entries
+// and are ErrFormat when a block would begin elsewhere.
+func TestGitlinksThreadedIndex(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	git := func(stdin string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+		cmd.Stdin = strings.NewReader(stdin)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("", "init", "-q", ".")
+	var list strings.Builder
+	for i := range 25000 {
+		fmt.Fprintf(&list, "100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391\tdir%03d/f%05d\n", i/100, i)
+	}
+	list.WriteString("160000 abababababababababababababababababababab\tdir999/sub\n")
+	git(list.String(), "update-index", "--add", "--index-info")
+	for _, version := range []string{"4", "2"} {
+		git("", "-c", "index.threads=4", "-c", "index.recordEndOfIndexEntries=true", "-c", "index.recordOffsetTable=true",
+			"update-index", "--index-version", version)
+		data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.LastIndex(data, []byte("IEOT"))
+		if i < 0 {
+			t.Fatalf("v%s: git wrote no IEOT", version)
+		}
+		if links, err := Gitlinks(data, 20); err != nil || !slices.Equal(links, []string{"dir999/sub"}) {
+			t.Errorf("v%s: %q, %v, want [dir999/sub]", version, links, err)
+		}
+		// The second block begins 8 bytes later.
+		bad := slices.Clone(data)
+		binary.BigEndian.PutUint32(bad[i+8+4+8:], binary.BigEndian.Uint32(bad[i+8+4+8:])+8)
+		if links, err := Gitlinks(bad, 20); !errors.Is(err, ErrFormat) {
+			t.Errorf("v%s, a block moved: %q, %v, want ErrFormat", version, links, err)
+		}
+		// EOIE names another start of the extensions.
+		bad = slices.Clone(data)
+		e := len(bad) - 20 - 8 - 24
+		binary.BigEndian.PutUint32(bad[e+8:], binary.BigEndian.Uint32(bad[e+8:])-8)
+		if links, err := Gitlinks(bad, 20); !errors.Is(err, ErrFormat) {
+			t.Errorf("v%s, EOIE moved: %q, %v, want ErrFormat", version, links, err)
+		}
+	}
 }

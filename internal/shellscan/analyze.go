@@ -392,17 +392,53 @@ func (an *analyzer) runsWritten() {
 				continue
 			}
 			for _, c := range an.a.cwds {
+				// The program, and the file it is once the links of the
+				// workdir on its way are followed (npx tool, with
+				// node_modules/.bin/tool -> ../../tools/tool.sh, runs
+				// tools/tool.sh; round 129).
+				runs := []string{an.resolve(c, u.name)}
+				if l := an.codeThroughLinks(codeUse{path: an.resolve(c, u.name)}); len(l) > 0 {
+					runs = append(runs, l[0].path)
+				}
 				for _, c2 := range an.a.cwds {
 					// Both made absolute when the workdir is known:
 					// "$PWD"/s runs the s the line wrote (review67g:
 					// cp /bin/rm s && "$PWD"/s -f c was allowed).
-					run, wrote := an.resolve(c, u.name), an.resolve(c2, acc.path)
-					if run == wrote || (acc.tree || acc.pattern) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
-						if acc.pattern && !patternMayMatch(wrote, run) {
-							continue
+					wrote := an.resolve(c2, acc.path)
+					// A word given to a command the analysis does not
+					// model may be a directory it writes into (cmake -E
+					// copy kit/tsc node_modules/.bin && npx tsc), but for
+					// the virtual environment a line makes, whose own
+					// programs it then runs (python3 -m venv v && v/bin/pip),
+					// and a working directory (pip install -e .), which the
+					// gate judges as a directory that holds the project's
+					// protected paths.
+					into := acc.unknown
+					for _, z := range an.linkZones {
+						if !z.nodeModules && an.resolve(c2, z.dir) == wrote {
+							into = false
 						}
-						an.opaque("the line runs " + clipName(u.name) + ", a program it writes")
-						return
+					}
+					for _, c3 := range an.a.cwds {
+						if an.resolve(c3, ".") == wrote {
+							into = false
+						}
+					}
+					if acc.unknown && !acc.pattern {
+						// A word of a command the analysis does not model
+						// is no write writeThroughLinks saw: followed here.
+						if l := an.codeThroughLinks(codeUse{path: wrote}); len(l) > 0 {
+							wrote = l[0].path
+						}
+					}
+					for _, run := range runs {
+						if run == wrote || (acc.tree || acc.pattern || into) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
+							if acc.pattern && !patternMayMatch(wrote, run) {
+								continue
+							}
+							an.opaque("the line runs " + clipName(u.name) + ", a program it writes")
+							return
+						}
 					}
 				}
 			}
@@ -1119,10 +1155,17 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 // > pj && npm test, with pj -> package.json, and printf … > b/tsc && npx
 // tsc, with b -> node_modules/.bin, wrote the file a later command ran as
 // code under the name the link leads to, while the checks of what a line
-// runs after writing it compare names (stop 62). The links are looked up
-// as they are now; one the line itself makes is linkFrom's. A write that
-// leads out of the workdir is the caller's to judge (it resolves every
-// path it checks), as is any write when the workdir is unknown.
+// runs after writing it compare names (stop 62). The path is walked as the
+// kernel walks it, from the working directory bash keeps (cd is logical):
+// a ".." after a link steps back from where the link led (nf/../.bin/tsc,
+// with nf -> node_modules/foo, is node_modules/.bin/tsc, not .bin/tsc).
+// A pattern's existing matches are resolved each (tee ?j, with pj ->
+// package.json), and /proc/self/cwd is the command's working directory,
+// not the analysis's. The links are looked up as they are now; one the line
+// itself makes is linkFrom's. A write that leads out of the workdir is the
+// caller's to judge (it resolves every path it checks), as is any write
+// when the workdir is unknown. A name it cannot record for want of room
+// makes the line opaque.
 func (an *analyzer) writeThroughLinks(i int) {
 	if an.workdir == "" || !path.IsAbs(an.workdir) {
 		return
@@ -1131,25 +1174,53 @@ func (an *analyzer) writeThroughLinks(i int) {
 	wd := path.Clean(an.workdir)
 	realWd := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(wd)))
 	seen := map[string]bool{}
-	for _, c := range an.a.cwds {
-		abs := an.resolve(c, acc.path)
-		dir, rest := abs, ""
-		if acc.pattern {
-			dir = filepath.ToSlash(pathmatch.LiteralDir(filepath.FromSlash(abs)))
-			rest = strings.TrimPrefix(abs, dir)
-		}
-		real := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(dir)))
-		if real == dir || !within(real, realWd) {
-			continue
+	// record adds the write of real (rest appended) for the lexical name
+	// abs; it reports false once the line is opaque.
+	record := func(abs, real, rest string, pattern bool) bool {
+		if real == abs || !within(real, realWd) {
+			return true
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(real, realWd), "/")
 		alias := path.Join(wd, rel) + rest
-		if alias == abs || seen[alias] || len(an.a.accesses) >= maxAccessPaths {
-			continue
+		if alias == abs+rest || seen[alias] {
+			return true
+		}
+		if len(an.a.accesses) >= maxAccessPaths {
+			an.pathsUnknown("the command writes through symbolic links to too many paths to check")
+			an.opaque("the command writes through symbolic links to too many paths to check")
+			return false
 		}
 		seen[alias] = true
-		acc.path = alias
-		an.a.accesses = append(an.a.accesses, acc)
+		a := acc
+		a.path, a.pattern = alias, pattern
+		an.a.accesses = append(an.a.accesses, a)
+		return true
+	}
+	for _, c := range an.a.cwds {
+		abs := an.resolve(c, acc.path)
+		// The command's own /proc/self/cwd is c, not the analysis's.
+		cwd := filepath.FromSlash(an.resolve(c, "."))
+		resolve := func(p string) string { return filepath.ToSlash(pathmatch.ResolveFrom(filepath.FromSlash(p), cwd)) }
+		if !acc.pattern {
+			walk := acc.path
+			if !path.IsAbs(walk) {
+				walk = an.resolve(c, ".") + "/" + walk
+			}
+			if !record(abs, resolve(walk), "", false) {
+				return
+			}
+			continue
+		}
+		dir := filepath.ToSlash(pathmatch.LiteralDir(filepath.FromSlash(abs)))
+		realDir, rest := resolve(dir), strings.TrimPrefix(abs, dir)
+		if !record(dir, realDir, rest, true) {
+			return
+		}
+		for _, m := range pathmatch.Glob(filepath.FromSlash(realDir + rest)) {
+			if !record(path.Clean(filepath.ToSlash(m)), resolve(filepath.ToSlash(m)), "", false) {
+				return
+			}
+		}
 	}
 }
 

@@ -378,6 +378,11 @@ rm x'`,
 		"xz --files=l", "xz --files0 l", "unxz --fil=l", "zstd --filelist=l", "zstd --filelist l", "lzma --files=l",
 		"sed p f -e 'w x'", "sed p f --expression='1e x'", "sed -nl 5 '1e x' f", "sed p f -f s.sed", "sed p f -s -n -e 'w x'",
 		"file -C -m m", "file --compile -m m", "file -bC -m m",
+		// tree -R writes 00Tree.html in every directory it lists; less
+		// -o/-O copy a pipe into a file (round 129).
+		"tree -a -R -L 1 -H . -o /dev/null ..", "tree -aR -L 1 -H . ..", "less -o ../log", "less --log-file=../log x",
+		"less -O../log", "less --LOG-FILE ../log",
+		"bat cache --build --source kit --target ..", "bat cache -b", "bat cache --clear", "bat --generate-config-file",
 		"cat <<$'E\\x41'\nEA\nrm x\nE\\x41", "cat <<$'EOF'\nx\nEOF",
 		"npm explore x -- 'cd .. && y'",
 		"pdb3 x.py", "pdb3.11 x.py", "pdb x.py", "scalar register", "cpan X", "pypy3 -c 1", "ipython3 -c 1",

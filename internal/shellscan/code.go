@@ -3,8 +3,11 @@ package shellscan
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 )
 
 // maxCodeUses bounds the code files one line's commands are recorded to
@@ -458,14 +461,53 @@ func modeAddsExec(m string) bool {
 func (an *analyzer) distinctCodeUses() []codeUse {
 	var out []codeUse
 	at := map[string]int{}
-	for _, u := range an.codeUses {
+	add := func(u codeUse) {
 		key := fmt.Sprint(u.below) + "\x00" + u.path + "\x00" + strings.Join(u.names, "\x00")
 		if i, ok := at[key]; ok {
 			out[i].from = max(out[i].from, u.from)
-			continue
+			return
 		}
 		at[key] = len(out)
 		out = append(out, u)
+	}
+	for _, u := range an.codeUses {
+		add(u)
+		for _, l := range an.codeThroughLinks(u) {
+			add(l)
+		}
+	}
+	return out
+}
+
+// codeThroughLinks returns the use u of a file once the symbolic links of
+// the workdir on its way are followed, where that is another name in the
+// workdir, from each candidate working directory: npx tool, with
+// node_modules/.bin/tool -> ../../tools/tool.sh (a workspace package's
+// program), runs tools/tool.sh, which a write of that name changes, as
+// writeThroughLinks records a write under the name a link leads to
+// (round 129). Uses of the files a directory holds (names) are compared
+// by those names and left as they are.
+func (an *analyzer) codeThroughLinks(u codeUse) []codeUse {
+	if u.names != nil || an.workdir == "" || !path.IsAbs(an.workdir) || strings.ContainsAny(u.path, "*?[") {
+		return nil
+	}
+	wd := path.Clean(an.workdir)
+	realWd := filepath.ToSlash(pathmatch.Resolve(filepath.FromSlash(wd)))
+	var out []codeUse
+	for _, c := range an.a.cwds {
+		walk := u.path
+		if !path.IsAbs(walk) {
+			walk = an.resolve(c, ".") + "/" + walk
+		}
+		real := filepath.ToSlash(pathmatch.ResolveFrom(filepath.FromSlash(walk), filepath.FromSlash(an.resolve(c, "."))))
+		if !within(real, realWd) {
+			continue
+		}
+		l := u
+		l.path = path.Join(wd, strings.TrimPrefix(strings.TrimPrefix(real, realWd), "/"))
+		if l.path != an.resolve(c, u.path) {
+			out = append(out, l)
+		}
 	}
 	return out
 }

@@ -1792,11 +1792,22 @@ var optionDanger = lazy[map[string]danger]{build: func() map[string]danger {
 		// A lesskey file or text may set LESSOPEN and LESSCLOSE in its
 		// #env section: commands less runs on each file it shows, with
 		// no terminal too. (more is less on some systems.)
-		"less": {long: []string{"lesskey-src", "lesskey-file", "lesskey-content"}, short: "k"},
-		"more": {long: []string{"lesskey-src", "lesskey-file", "lesskey-content"}, short: "k"},
-		"yq":   {long: []string{"inplace", "in-place"}, short: "i"},
-		"cp":   {long: []string{"symbolic-link", "link"}, short: "sl"},
-		"ssh":  {short: "oF"},
+		// Its -o and -O (--log-file, --LOG-FILE) copy a piped input into
+		// the file they name, on a terminal.
+		"less": {long: []string{"lesskey-src", "lesskey-file", "lesskey-content", "log-file", "LOG-FILE"}, short: "koO"},
+		"more": {long: []string{"lesskey-src", "lesskey-file", "lesskey-content", "log-file", "LOG-FILE"}, short: "koO"},
+		// tree -R (with -H and -L) runs itself again in each directory
+		// of the listing with -o 00Tree.html, writing a page there: in
+		// ~/.ssh and .git/hooks for tree -a -R -L 1 -H . ..
+		"tree": {short: "R"},
+		// bat cache --build (-b) writes the syntax and theme sets into the
+		// directory of --target (the home's cache by default), --clear
+		// (-c) deletes them there, and --generate-config-file writes the
+		// home's config file.
+		"bat": {long: []string{"build", "clear", "target", "source", "generate-config-file"}, short: "bc"},
+		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
+		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},
+		"ssh": {short: "oF"},
 		// scp runs the program of -S, and ssh with the options of -o, -F
 		// and -J (ProxyCommand …).
 		"scp":  {short: "SoFJ"},

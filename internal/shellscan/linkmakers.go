@@ -36,6 +36,7 @@ const (
 //   - the other version control systems as they write a working copy,
 //     which holds the symbolic links the repository holds, and repo sync,
 //     whose manifest's linkfile lines make links;
+//   - cmake -E create_symlink, create_hardlink and rename;
 //   - symlink farms (lndir, stow, xstow), composer's path repositories,
 //     the convenience links of nix build (result) and bazel (bazel-bin),
 //     and the extractors that drive tar, unzip and their kin.
@@ -92,6 +93,20 @@ func linkMaker(name string, args []word) linkKind {
 	case "nix":
 		if hasAny(args, "build") && !hasAny(args, "--no-link") {
 			return linkAnywhere
+		}
+		return linkNone
+	case "cmake":
+		// cmake -E create_symlink OLD NEW and create_hardlink make links,
+		// and rename moves one, at paths the analysis takes for
+		// operands of a program it does not model.
+		for i, a := range args {
+			if a.text == "-E" && i+1 < len(args) {
+				switch sub := args[i+1]; {
+				case sub.dynamic, sub.text == "create_symlink", sub.text == "create_hardlink", sub.text == "rename":
+					return linkAnywhere
+				}
+				return linkNone
+			}
 		}
 		return linkNone
 	case "nix-build":

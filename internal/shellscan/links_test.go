@@ -67,10 +67,12 @@ func TestUnmodelledWordsAfterALinkAreOpaque(t *testing.T) {
 func TestWritesThroughProjectLinks(t *testing.T) {
 	wd := t.TempDir()
 	for name, text := range map[string]string{
-		"package.json":          `{"scripts": {"test": "echo ok"}}`,
-		"node_modules/.bin/tsc": "#!/bin/sh\necho ok\n",
-		"doc/README.md":         "# x\n",
-		"GNUmakefile":           "all: ; @echo ok\n",
+		"package.json":           `{"scripts": {"test": "echo ok"}}`,
+		"node_modules/.bin/tsc":  "#!/bin/sh\necho ok\n",
+		"node_modules/foo/.keep": "",
+		"tools/tool.sh":          "#!/bin/sh\necho ok\n",
+		"doc/README.md":          "# x\n",
+		"GNUmakefile":            "all: ; @echo ok\n",
 	} {
 		p := filepath.Join(wd, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -86,6 +88,11 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		"CLAUDE.md": "doc/README.md",
 		"e":         ".",
 		"out":       "/tmp",
+		"nf":        "node_modules/foo",
+		"dd":        "doc",
+		// A program run through a link to a file of the project.
+		"runme":                    "tools/tool.sh",
+		"node_modules/.bin/mytool": "../../tools/tool.sh",
 	} {
 		if err := os.Symlink(to, filepath.Join(wd, link)); err != nil {
 			t.Fatal(err)
@@ -101,6 +108,26 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		{"sed -i s/ok/id/ b/t?c && npx tsc", true},
 		{"echo 'all: ; id' > e/GNUmakefile && make", true},
 		{"cd e && echo 'all: ; id' > GNUmakefile; make", true},
+		// A ".." after a link steps back from where it led; a pattern
+		// may match a link; a link made by the line (round 129).
+		{"printf x > nf/../.bin/tsc && npx tsc", true},
+		{"cd nf && printf x > ../.bin/tsc; cd .. && npx tsc", true},
+		{"cat kit/package.json | tee ?j >/dev/null && npm test", true},
+		{"printf x | tee [b]/tsc >/dev/null && npx tsc", true},
+		{"cmake -E create_symlink node_modules/.bin bb && printf x > bb/tsc && npx tsc", true},
+		// The command's /proc/self/cwd is the workdir, not the test's.
+		{"cat kit/package.json > /proc/self/cwd/pj && npm test", true},
+		{"cat kit/package.json | tee /proc/self/cwd/?j >/dev/null && npm test", true},
+		// The program run is, through a link, the file written.
+		{"printf x > tools/tool.sh && npx mytool", true},
+		{"printf x > tools/tool.sh && ./runme", true},
+		{"cd tools && printf x > tool.sh; cd .. && ./runme", true},
+		// A command the analysis does not model given a directory, or
+		// a link to one, before a program in it runs.
+		{"cmake -E copy x.txt node_modules/.bin && npx tsc", true},
+		{"cmake -E copy x.txt b && npx tsc", true},
+		// Too many paths to record the name the link leads to.
+		{"cat " + strings.Repeat("x.txt ", 1021) + "> /dev/null; cat kit/package.json > pj && npm test", true},
 		// The name the line runs is the one it wrote: opaque as before.
 		{"cat kit/package.json > package.json && npm test", true},
 		// Nothing later runs what the line wrote.
@@ -110,6 +137,12 @@ func TestWritesThroughProjectLinks(t *testing.T) {
 		{"echo y >> e/doc/README.md && cat doc/README.md", false},
 		{"echo x > out/log && npm test", false},
 		{"echo x > notes.txt && npm test", false},
+		{"printf x > dd/../notes.txt && npm test", false},
+		{"cat x.txt | tee ?otes.txt >/dev/null && npm test", false},
+		{"cmake -E make_directory build && echo x > build/y", false},
+		{"printf x > tools/other.sh && npx mytool", false},
+		{"printf x > notes.txt && ./runme", false},
+		{"cmake -E copy x.txt build && npx tsc", false},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.line, Options{Home: "/home/u", Workdir: wd})
