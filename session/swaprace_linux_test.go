@@ -2,14 +2,10 @@ package session_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,49 +13,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
-
-// outsideHash hashes every entry under root (name and type, and a file's
-// size, bytes and modification time) except lock directories (<name>.lock and what is in
-// them): the locks are taken by path (internal/filelock), the one part of
-// a store's work that a link swapped in can still lead outside, and only
-// as an empty directory made, renamed or removed there.
-func outsideHash(t *testing.T, root string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if strings.Contains(p, ".lock") {
-			if e.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		st, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		fmt.Fprintf(h, "%s %v\n", rel, st.Mode())
-		if st.Mode().IsRegular() { // a directory's size and time change with the locks made in it
-			fmt.Fprintf(h, "%d %d\n", st.Size(), st.ModTime().UnixNano())
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			h.Write(b)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
 
 // TestSwappedProjectsDirectoryNeverLeadsTheStoreOutside is the attack of
 // the README's old limit, on the store: while a session is written and
@@ -98,7 +55,7 @@ func TestSwappedProjectsDirectoryNeverLeadsTheStoreOutside(t *testing.T) {
 	if err := exchange(); err != nil {
 		t.Fatal(err)
 	}
-	want := outsideHash(t, outside)
+	want := safefstest.TreeHash(t, outside, true)
 
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -145,7 +102,7 @@ func TestSwappedProjectsDirectoryNeverLeadsTheStoreOutside(t *testing.T) {
 		} else {
 			typed("anchor", err)
 		}
-		if outsideHash(t, outside) != want {
+		if safefstest.TreeHash(t, outside, true) != want {
 			t.Fatalf("attempt %d: the directory outside the home changed", i+1)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -65,7 +66,7 @@ func TestAnchorBelowADir(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(t, base, outside)
 			}
-			before := treeHash(t, outside)
+			before := safefstest.TreeHash(t, outside, false)
 			d, err := safefs.Anchor(base)
 			if err != nil {
 				t.Fatal(err)
@@ -75,7 +76,7 @@ func TestAnchorBelowADir(t *testing.T) {
 				anchor = d.AnchorExisting
 			}
 			sub, err := anchor(tc.rel)
-			if treeHash(t, outside) != before {
+			if safefstest.TreeHash(t, outside, false) != before {
 				t.Error("the directory outside changed")
 			}
 			if tc.wantErr != "" {
@@ -154,13 +155,13 @@ func TestAnchorFromTheDataHome(t *testing.T) {
 				symlink(t, home, given)
 			}
 			path := filepath.Join(given, "projects", hash, "sessions")
-			before := treeHash(t, outside)
+			before := safefstest.TreeHash(t, outside, false)
 			anchor := safefs.Anchor
 			if tc.existing {
 				anchor = safefs.AnchorExisting
 			}
 			d, err := anchor(path)
-			if treeHash(t, outside) != before {
+			if safefstest.TreeHash(t, outside, false) != before {
 				t.Error("the directory outside changed")
 			}
 			if tc.wantErr != "" {

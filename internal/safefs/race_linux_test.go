@@ -2,14 +2,10 @@ package safefs_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,54 +14,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
-
-// treeHash hashes every entry under root: its name and type, and a file's
-// size, bytes and modification time, so that a write, a removal, a rename
-// or a touch anywhere in it changes the hash. With skipLocks, lock
-// directories (<name>.lock and what is in them) and directories' own
-// sizes and times, which change with the locks made in them, are left
-// out: Dir.Lock (internal/filelock) works by path, the one part of the
-// work that a link swapped in can still lead outside, as an empty
-// directory made, renamed or removed there.
-func treeHash(t *testing.T, root string, skipLocks ...bool) string {
-	t.Helper()
-	skip := len(skipLocks) > 0 && skipLocks[0]
-	h := sha256.New()
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if skip && strings.Contains(e.Name(), ".lock") {
-			if e.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		st, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		fmt.Fprintf(h, "%s %v\n", rel, st.Mode())
-		if !skip || !st.IsDir() {
-			fmt.Fprintf(h, "%d %d\n", st.Size(), st.ModTime().UnixNano())
-		}
-		if st.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			h.Write(b)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
 
 // raceTree makes, under dir (a data home's project directory, or the
 // outside directory laid out like one), the files the race test works on.
@@ -93,7 +44,7 @@ func raceTree(t *testing.T, sessions string) {
 // anchor their directories and append, truncate, touch, replace, rename,
 // remove and read there. Nothing outside may change, and every error must
 // be a *storage.Error. RemoveTree takes a lock by path, which may be made
-// outside: lock directories are not compared (see treeHash). "anchored before" anchors once, before the swaps
+// outside: lock directories are not compared (see safefstest.TreeHash). "anchored before" anchors once, before the swaps
 // start, and races only the operations; "anchored each time" races the
 // anchoring too. The path-based Dir (lstat, then act on the path again)
 // changed the outside tree in both, at the first or second attempt.
@@ -125,7 +76,7 @@ func swapRace(t *testing.T, anchorEach bool) {
 	if err := unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
 		t.Fatal(err)
 	}
-	want := treeHash(t, outside, true)
+	want := safefstest.TreeHash(t, outside, true)
 	first, err := safefs.Anchor(sessions)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +132,7 @@ func swapRace(t *testing.T, anchorEach bool) {
 			typed("read", err)
 		}
 		typed("remove tree", safefs.RemoveTree(context.Background(), storage.KindArchive, sessions, "a.context"))
-		if got := treeHash(t, outside, true); got != want {
+		if got := safefstest.TreeHash(t, outside, true); got != want {
 			t.Fatalf("attempt %d (%d anchored): the directory outside the home changed", i+1, anchored)
 		}
 	}
