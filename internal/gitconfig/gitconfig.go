@@ -97,6 +97,7 @@ type Error struct {
 	VersionDependent bool
 }
 
+// Error says the line and why it was not read.
 func (e *Error) Error() string {
 	return fmt.Sprintf("git configuration line %d: %s", e.Line, e.Reason)
 }
