@@ -109,14 +109,6 @@ func plainEntry(name string, missingOK bool) error {
 	return nil
 }
 
-// touch sets the times of p, refusing a symlink by name first.
-func touch(p string, t time.Time) error {
-	if err := plainEntry(p, false); err != nil {
-		return err
-	}
-	return os.Chtimes(p, t, t)
-}
-
 // touchIn sets the times of rel, below r, refusing a symlink or special
 // file found there first. os.Root's Chtimes follows a symlink swapped in
 // between, but only to a name inside r.

@@ -26,12 +26,6 @@ func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	return os.OpenFile(name, flag|noWait, perm)
 }
 
-// touch sets the times of p without following a symlink.
-func touch(p string, t time.Time) error {
-	ts := unix.NsecToTimespec(t.UnixNano())
-	return unix.UtimesNanoAt(unix.AT_FDCWD, p, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
-}
-
 // touchIn sets the times of rel, below r, without following a symlink:
 // utimensat(2) relative to its directory opened through r.
 func touchIn(r *os.Root, rel string, t time.Time) error {
