@@ -41,7 +41,7 @@ var canaryWrittenLink = []struct {
 	// line wrote (a workspace package's program in node_modules/.bin).
 	{"npm", `printf '#!/bin/sh\ntouch ../home/pwned\n' > tools/tool.sh && npx mytool`, "node_modules/.bin/mytool", "../../tools/tool.sh",
 		map[string]string{"package.json": `{"name": "p"}`, "tools/tool.sh": "#!/bin/sh\necho ok\n", "node_modules/.bin/.keep": ""}},
-	{"run", `printf '#!/bin/sh\ntouch ../home/pwned\n' > tools/tool.sh && ./runme`, "runme", "tools/tool.sh",
+	{"sh", `printf '#!/bin/sh\ntouch ../home/pwned\n' > tools/tool.sh && ./runme`, "runme", "tools/tool.sh",
 		map[string]string{"tools/tool.sh": "#!/bin/sh\necho ok\n"}},
 	// The line's /proc/self/cwd is the workdir, not the gate's.
 	{"npm", `cat kit/package.json > /proc/self/cwd/pj && npm test`, "pj", "package.json", writtenNameJSON},
