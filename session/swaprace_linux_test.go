@@ -6,12 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/session"
@@ -42,34 +38,8 @@ func TestSwappedProjectsDirectoryNeverLeadsTheStoreOutside(t *testing.T) {
 		}
 	}
 	cp := newCP(t, sessions, session.FileOptions{})
-	link := filepath.Join(home, "swap")
-	if err := os.Symlink(outside, link); err != nil {
-		t.Fatal(err)
-	}
-	exchange := func() error {
-		return unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
-	}
-	if err := exchange(); err != nil {
-		t.Skipf("the file system cannot exchange names (%v)", err)
-	}
-	if err := exchange(); err != nil {
-		t.Fatal(err)
-	}
 	want := safefstest.TreeHash(t, outside, true)
-
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for !stop.Load() {
-			_ = exchange()
-		}
-	}()
-	defer func() {
-		stop.Store(true)
-		wg.Wait()
-	}()
+	defer safefstest.SwapWithLink(t, projects, outside)()
 	typed := func(what string, err error) {
 		t.Helper()
 		var se *storage.Error

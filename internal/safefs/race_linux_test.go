@@ -6,12 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
@@ -66,35 +62,13 @@ func swapRace(t *testing.T, anchorEach bool) {
 	sessions := filepath.Join(projects, hash, "sessions")
 	raceTree(t, sessions)
 	raceTree(t, filepath.Join(outside, hash, "sessions"))
-	link := filepath.Join(home, "swap")
-	if err := os.Symlink(outside, link); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
-		t.Skipf("the file system cannot exchange names (%v)", err)
-	}
-	if err := unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
-		t.Fatal(err)
-	}
 	want := safefstest.TreeHash(t, outside, true)
 	first, err := safefs.Anchor(sessions)
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for !stop.Load() {
-			_ = unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
-		}
-	}()
-	defer func() {
-		stop.Store(true)
-		wg.Wait()
-	}()
+	stop := safefstest.SwapWithLink(t, projects, outside)
+	defer stop()
 
 	typed := func(what string, err error) {
 		t.Helper()
@@ -136,8 +110,7 @@ func swapRace(t *testing.T, anchorEach bool) {
 			t.Fatalf("attempt %d (%d anchored): the directory outside the home changed", i+1, anchored)
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
+	stop()
 	if anchored == 0 {
 		t.Fatalf("no attempt of %d anchored the directory: the test proved nothing", done)
 	}
