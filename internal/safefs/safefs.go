@@ -90,11 +90,16 @@ func anchorPath(path string, create bool) (*Dir, error) {
 // saying the directory is incomplete, and removes it only once sync has
 // returned) can run sync alongside its own work; sync is safe to call from
 // another goroutine, once.
+//
+// The missing directories are made as [Anchor] makes them: each one
+// (mkdirat) through the directory above it, from the last one that exists
+// down (from the data home down, for a path below one), never through a
+// link (see anchorUnsynced).
 func AnchorUnsynced(path string) (_ *Dir, sync func() error, _ error) {
 	var created []string
-	d, err := anchor(path, func(dir string) error {
-		created = MissingDirs(dir)
-		return os.MkdirAll(dir, DirMode)
+	d, err := anchorUnsynced(path, func(real string) error {
+		created = append(created, real)
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err
