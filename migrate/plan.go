@@ -406,11 +406,8 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by an append; not a session log"})
 		case !en.dir && isLog:
 			if dir == nil && m.opts.Progress != nil {
-				resolved, err := pr.sessions.Resolve("")
-				if err != nil {
-					return err
-				}
-				if dir, err = openDirHandle(resolved, pr.sessions.Path()); err != nil {
+				var err error
+				if dir, err = openDirHandle(pr.sessions, "", pr.sessions.Path()); err != nil {
 					return err
 				}
 				p.countDirs = append(p.countDirs, dir)
@@ -733,11 +730,12 @@ func blank(b []byte) bool {
 // the place of the regular file the plan saw (a FIFO must not make the
 // count wait for a writer).
 func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
-	path, err := d.Resolve(rel)
-	if err != nil {
-		return nil, "", err
+	path := filepath.Join(d.Real(), rel)
+	f, err := d.OpenFile(rel, os.O_RDONLY, 0)
+	var se *storage.Error
+	if errors.As(err, &se) {
+		return nil, path, err // the directory changed, or a symlink on the way
 	}
-	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, path, sourceOpenError(path, err)
 	}
