@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -67,7 +68,13 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 	case !st.IsDir():
 		return false, nil, fmt.Errorf("%w: %s is not a directory", ErrDestinationNotEmpty, m.dstRoot)
 	}
-	ents, err := os.ReadDir(m.dstRoot)
+	// What is in it is looked at through a proven handle (anchored from
+	// the home down), never through a link swapped in on its path.
+	dst, err := safefs.AnchorExisting(m.dstRoot)
+	if err != nil {
+		return false, nil, err
+	}
+	ents, err := dst.ReadDir("")
 	if err != nil {
 		return false, nil, (&storage.Error{Op: "list", File: m.dstRoot, Message: "cannot list the destination"}).WithCause(err)
 	}
@@ -87,7 +94,7 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 	if !slices.Contains(names, MarkerName) {
 		return false, nil, fmt.Errorf("%w: %s", ErrDestinationNotEmpty, m.dstRoot)
 	}
-	data, err := safefs.ReadRegular(filepath.Join(m.dstRoot, MarkerName), markerMax+1)
+	data, err := readMarker(dst)
 	var mk marker
 	if err == nil && tornMarker(data) && len(names) == 1 {
 		// A marker cut short, and nothing beside it: what an older
@@ -109,11 +116,12 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 		}
 	}
 	checked := map[string]fileState{}
+	var src *safefs.Dir // the source root, anchored when first needed
 	for _, n := range names {
 		if n == MarkerName {
 			continue
 		}
-		if err := m.foreign(ctx, n, checked); err != nil {
+		if err := m.foreign(ctx, dst, &src, n, checked); err != nil {
 			return false, nil, err
 		}
 	}
@@ -122,6 +130,21 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 
 // markerMax bounds the marker read: a marker is a few hundred bytes.
 const markerMax = 1 << 16
+
+// readMarker reads the marker of the destination d, at most markerMax+1
+// bytes of it, through d's proven handle, never following a symlink or
+// waiting on a FIFO: anything but a regular file there is an error.
+func readMarker(d *safefs.Dir) ([]byte, error) {
+	f, err := d.OpenFile(MarkerName, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", f.Name())
+	}
+	return io.ReadAll(io.LimitReader(f, markerMax+1))
+}
 
 // markerOpening is how every marker a migration writes begins (see
 // marker): its fields in their order, the version first.
@@ -202,26 +225,35 @@ func foreignError(root, rel, why string) error {
 // a host using the file stores directly), or to an agent that wrote to
 // the migration's copy since. The state of every other file is added to
 // checked, under its path relative to the destination root.
-func (m *migration) foreign(ctx context.Context, n string, checked map[string]fileState) error {
+func (m *migration) foreign(ctx context.Context, dst *safefs.Dir, src **safefs.Dir, n string, checked map[string]fileState) error {
 	root := filepath.Join(m.dstRoot, n)
-	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
+	st, err := dst.Lstat(n)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil // nothing there
 	}
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
+	if err == nil && *src == nil {
+		*src, err = safefs.AnchorExisting(m.srcRoot)
+	}
+	// The walk lists the destination, and looks at the source, through
+	// their proven handles.
+	var walk func(rel string, dir bool) error
+	walk = func(rel string, dir bool) error {
+		if dir {
+			ents, err := dst.ReadDir(rel)
+			if err != nil {
+				return err
+			}
+			for _, e := range ents {
+				if err := walk(filepath.Join(rel, e.Name()), e.IsDir()); err != nil {
+					return err
+				}
+			}
 			return nil
 		}
-		rel, err := filepath.Rel(m.dstRoot, p)
-		if err != nil {
-			return err
-		}
-		if st, err := os.Lstat(filepath.Join(m.srcRoot, rel)); err != nil || st.IsDir() {
+		if st, err := (*src).Lstat(rel); err != nil || st.IsDir() {
 			return foreignError(m.dstRoot, rel, "")
 		}
-		why, state, err := m.copyOf(ctx, rel)
+		why, state, err := m.copyOf(ctx, dst, *src, rel)
 		if err != nil {
 			return err
 		}
@@ -230,7 +262,10 @@ func (m *migration) foreign(ctx context.Context, n string, checked map[string]fi
 		}
 		checked[rel] = state
 		return nil
-	})
+	}
+	if err == nil {
+		err = walk(n, st.IsDir())
+	}
 	switch {
 	case errors.Is(err, ErrDestinationNotEmpty) || ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return err
