@@ -202,19 +202,20 @@ func (d *Dir) anchorBelow(rel string, create bool) (*Dir, error) {
 	return d.anchorBelowMade(rel, create, syncMade)
 }
 
-// syncMade makes the entry of the directory real, just made, durable: a
-// sync of its parent, which one that cannot be opened (mode 0300) spares.
-func syncMade(real string) error {
-	if err := syncDir(filepath.Dir(real)); err != nil && !errors.Is(err, fs.ErrPermission) {
+// syncMade makes the entry of the directory real, just made in parent,
+// durable: a sync of parent, opened through its handle, which one that
+// cannot be opened (mode 0300) spares.
+func syncMade(parent *os.Root, real string) error {
+	if err := syncRoot(parent, filepath.Dir(real)); err != nil && !errors.Is(err, fs.ErrPermission) {
 		return err
 	}
 	return nil
 }
 
-// anchorBelowMade is anchorBelow, calling made with the real path of each
-// directory it made, right after making it; an error made returns fails
-// the anchoring.
-func (d *Dir) anchorBelowMade(rel string, create bool, made func(real string) error) (*Dir, error) {
+// anchorBelowMade is anchorBelow, calling made with the handle of the
+// parent and the real path of each directory it made, right after making
+// it; an error made returns fails the anchoring.
+func (d *Dir) anchorBelowMade(rel string, create bool, made func(parent *os.Root, real string) error) (*Dir, error) {
 	parts, err := d.relParts(rel)
 	if err != nil {
 		return nil, err
@@ -231,7 +232,7 @@ func (d *Dir) anchorBelowMade(rel string, create bool, made func(real string) er
 		if errors.Is(err, fs.ErrNotExist) && create {
 			if err = cur.Mkdir(name, DirMode); err == nil || errors.Is(err, fs.ErrExist) {
 				if err == nil {
-					if merr := made(real); merr != nil {
+					if merr := made(cur, real); merr != nil {
 						return nil, merr
 					}
 				}

@@ -20,7 +20,7 @@ import (
 // same way), any other path from its last existing directory. A path
 // that exists whole is anchored as Anchor anchors it. Error texts are
 // Anchor's.
-func anchorUnsynced(path string, made func(real string) error) (*Dir, error) {
+func anchorUnsynced(path string, made func(parent *os.Root, real string) error) (*Dir, error) {
 	if path == "" {
 		return nil, &storage.Error{Op: "open", Message: "storage directory path is empty"}
 	}
@@ -68,4 +68,42 @@ func lastExisting(path string) (top, missing string, err error) {
 		}
 		cur = parent
 	}
+}
+
+// madeDirs is what AnchorUnsynced made: a handle on the parent of each
+// directory made, outermost first, to sync it through later.
+type madeDirs struct {
+	parents []*os.Root
+	paths   []string // each parent's real path, for errors
+}
+
+// add keeps a handle of its own on parent, in which real was just made.
+func (m *madeDirs) add(parent *os.Root, real string) error {
+	r, err := parent.OpenRoot(".")
+	if err != nil {
+		return (&storage.Error{Op: "open", File: real, Message: "cannot create storage directory"}).WithCause(err)
+	}
+	m.parents = append(m.parents, r)
+	m.paths = append(m.paths, filepath.Dir(real))
+	return nil
+}
+
+// sync fsyncs every parent kept, in order, through its handle (see
+// syncParents for a parent that cannot be opened), then closes them.
+func (m *madeDirs) sync() error {
+	defer m.close()
+	for i, r := range m.parents {
+		if err := syncRoot(r, m.paths[i]); err != nil && !errors.Is(err, fs.ErrPermission) {
+			return err
+		}
+	}
+	return nil
+}
+
+// close closes the handles kept.
+func (m *madeDirs) close() {
+	for _, r := range m.parents {
+		r.Close()
+	}
+	m.parents = nil
 }
