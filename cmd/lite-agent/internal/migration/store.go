@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	neturl "net/url"
@@ -178,7 +179,14 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 	case !st.IsDir():
 		return false, fmt.Errorf("%w: %s is not a directory", migrate.ErrDestinationNotEmpty, dir)
 	}
-	ents, err := os.ReadDir(dir)
+	// Looked at through a proven handle, anchored from the home down: a
+	// link swapped in for projects/ or the directory is refused, never
+	// followed.
+	d, err := safefs.AnchorExisting(dir)
+	if err != nil {
+		return false, err
+	}
+	ents, err := d.ReadDir("")
 	if err != nil {
 		return false, err
 	}
@@ -198,7 +206,7 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 		return false, fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
 	}
 	var mk storeMarker
-	data, err := safefs.ReadRegular(filepath.Join(dir, migrate.MarkerName), 1<<16)
+	data, err := readMarker(d)
 	if err == nil && len(names) == 1 && tornStoreMarker(data) {
 		// A marker cut short, and nothing beside it: what an older
 		// version killed while it wrote its marker left (see
@@ -224,6 +232,21 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 		}
 	}
 	return true, nil
+}
+
+// readMarker reads at most 64 KiB of the marker of d through d's proven
+// handle, never following a symlink or waiting on a FIFO: anything but a
+// regular file there is an error.
+func readMarker(d *safefs.Dir) ([]byte, error) {
+	f, err := d.OpenFile(migrate.MarkerName, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", f.Name())
+	}
+	return io.ReadAll(io.LimitReader(f, 1<<16))
 }
 
 // markerTemp reports whether e is a regular file named as the temp file
