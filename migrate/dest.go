@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -67,7 +68,13 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 	case !st.IsDir():
 		return false, nil, fmt.Errorf("%w: %s is not a directory", ErrDestinationNotEmpty, m.dstRoot)
 	}
-	ents, err := os.ReadDir(m.dstRoot)
+	// What is in it is looked at through a proven handle (anchored from
+	// the home down), never through a link swapped in on its path.
+	dst, err := safefs.AnchorExisting(m.dstRoot)
+	if err != nil {
+		return false, nil, err
+	}
+	ents, err := dst.ReadDir("")
 	if err != nil {
 		return false, nil, (&storage.Error{Op: "list", File: m.dstRoot, Message: "cannot list the destination"}).WithCause(err)
 	}
@@ -87,7 +94,7 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 	if !slices.Contains(names, MarkerName) {
 		return false, nil, fmt.Errorf("%w: %s", ErrDestinationNotEmpty, m.dstRoot)
 	}
-	data, err := safefs.ReadRegular(filepath.Join(m.dstRoot, MarkerName), markerMax+1)
+	data, err := readMarker(dst)
 	var mk marker
 	if err == nil && tornMarker(data) && len(names) == 1 {
 		// A marker cut short, and nothing beside it: what an older
@@ -109,11 +116,12 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 		}
 	}
 	checked := map[string]fileState{}
+	var src *safefs.Dir // the source root, anchored when first needed
 	for _, n := range names {
 		if n == MarkerName {
 			continue
 		}
-		if err := m.foreign(ctx, n, checked); err != nil {
+		if err := m.foreign(ctx, dst, &src, n, checked); err != nil {
 			return false, nil, err
 		}
 	}
@@ -122,6 +130,21 @@ func (m *migration) inspectDestination(ctx context.Context) (bool, map[string]fi
 
 // markerMax bounds the marker read: a marker is a few hundred bytes.
 const markerMax = 1 << 16
+
+// readMarker reads the marker of the destination d, at most markerMax+1
+// bytes of it, through d's proven handle, never following a symlink or
+// waiting on a FIFO: anything but a regular file there is an error.
+func readMarker(d *safefs.Dir) ([]byte, error) {
+	f, err := d.OpenFile(MarkerName, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", f.Name())
+	}
+	return io.ReadAll(io.LimitReader(f, markerMax+1))
+}
 
 // markerOpening is how every marker a migration writes begins (see
 // marker): its fields in their order, the version first.
@@ -171,7 +194,7 @@ func IsMarkerTemp(name string) bool {
 // temp files that a migration killed while it wrote its marker left in
 // the root; none holds data.
 func (d *destination) removeMarkerTemps() {
-	ents, err := os.ReadDir(d.dir.Real())
+	ents, err := d.dir.ReadDir("")
 	if err != nil {
 		return
 	}
@@ -202,26 +225,35 @@ func foreignError(root, rel, why string) error {
 // a host using the file stores directly), or to an agent that wrote to
 // the migration's copy since. The state of every other file is added to
 // checked, under its path relative to the destination root.
-func (m *migration) foreign(ctx context.Context, n string, checked map[string]fileState) error {
+func (m *migration) foreign(ctx context.Context, dst *safefs.Dir, src **safefs.Dir, n string, checked map[string]fileState) error {
 	root := filepath.Join(m.dstRoot, n)
-	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
+	st, err := dst.Lstat(n)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil // nothing there
 	}
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
+	if err == nil && *src == nil {
+		*src, err = safefs.AnchorExisting(m.srcRoot)
+	}
+	// The walk lists the destination, and looks at the source, through
+	// their proven handles.
+	var walk func(rel string, dir bool) error
+	walk = func(rel string, dir bool) error {
+		if dir {
+			ents, err := dst.ReadDir(rel)
+			if err != nil {
+				return err
+			}
+			for _, e := range ents {
+				if err := walk(filepath.Join(rel, e.Name()), e.IsDir()); err != nil {
+					return err
+				}
+			}
 			return nil
 		}
-		rel, err := filepath.Rel(m.dstRoot, p)
-		if err != nil {
-			return err
-		}
-		if st, err := os.Lstat(filepath.Join(m.srcRoot, rel)); err != nil || st.IsDir() {
+		if st, err := (*src).Lstat(rel); err != nil || st.IsDir() {
 			return foreignError(m.dstRoot, rel, "")
 		}
-		why, state, err := m.copyOf(ctx, rel)
+		why, state, err := m.copyOf(ctx, dst, *src, rel)
 		if err != nil {
 			return err
 		}
@@ -230,7 +262,10 @@ func (m *migration) foreign(ctx context.Context, n string, checked map[string]fi
 		}
 		checked[rel] = state
 		return nil
-	})
+	}
+	if err == nil {
+		err = walk(n, st.IsDir())
+	}
 	switch {
 	case errors.Is(err, ErrDestinationNotEmpty) || ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return err
@@ -251,17 +286,23 @@ func (m *migration) clear(n string, dst *safefs.Dir, checked map[string]fileStat
 	root := filepath.Join(m.dstRoot, n)
 	var dirs []string
 	found := ""
-	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
-			dirs = append(dirs, p)
+	// The walk lists and looks through dst's proven handle, as the
+	// removals go: a directory of the copy swapped for a link meanwhile
+	// fails the walk instead of leading it elsewhere.
+	var walk func(rel string, dir bool) error
+	walk = func(rel string, dir bool) error {
+		if dir {
+			dirs = append(dirs, rel)
+			ents, err := dst.ReadDir(rel)
+			if err != nil {
+				return err
+			}
+			for _, e := range ents {
+				if err := walk(filepath.Join(rel, e.Name()), e.IsDir()); err != nil {
+					return err
+				}
+			}
 			return nil
-		}
-		rel, err := filepath.Rel(m.dstRoot, p)
-		if err != nil {
-			return err
 		}
 		want, ok := checked[rel]
 		var now fileState
@@ -275,20 +316,24 @@ func (m *migration) clear(n string, dst *safefs.Dir, checked map[string]fileStat
 			return nil
 		}
 		return dst.Remove(rel)
-	})
-	if errors.Is(err, fs.ErrNotExist) && found == "" && len(dirs) == 0 {
+	}
+	st, err := dst.Lstat(n)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil // nothing there
+	}
+	if err == nil {
+		err = walk(n, st.IsDir())
 	}
 	if err != nil {
 		return (&storage.Error{Op: "remove", File: root, Message: "cannot clear the interrupted migration"}).WithCause(err)
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
-		_ = rmdir(dirs[i]) // only if empty
+		_ = dst.RemoveEmptyDir(dirs[i]) // only if empty
 	}
 	if found != "" {
 		return foreignError(m.dstRoot, found, "appeared or changed while the interrupted migration was cleared")
 	}
-	if _, err := os.Lstat(root); err == nil {
+	if _, err := dst.Lstat(n); err == nil {
 		// Something appeared while it was cleared.
 		return foreignError(m.dstRoot, n, "appeared or changed while the interrupted migration was cleared")
 	}
@@ -676,14 +721,9 @@ func (d *destination) release() error {
 }
 
 // removeCreated removes the directories this run created, innermost first,
-// as long as they are empty.
-func (d *destination) removeCreated() {
-	for i := len(d.created) - 1; i >= 0; i-- {
-		if os.Remove(d.created[i]) != nil {
-			return
-		}
-	}
-}
+// as long as they are empty, each through a handle on its parent (see
+// safefs.RemoveEmptyDirs), never by its path.
+func (d *destination) removeCreated() { safefs.RemoveEmptyDirs(d.created) }
 
 // destFile is a file being written to the destination. A nil *destFile (in
 // a dry run) accepts and discards everything.
@@ -715,26 +755,10 @@ func (m *migration) stillHeld(path string) error {
 	return nil
 }
 
-// create creates the destination file rel: exclusively, so that nothing is
-// ever replaced, with mode 0600, and without following a symlink anywhere
-// on its path. Its directory must exist. In a dry run it returns nil.
-func (m *migration) create(rel string) (*destFile, error) {
-	if m.dst == nil {
-		return nil, nil
-	}
-	path := filepath.Join(m.dstRoot, rel)
-	if err := m.stillHeld(path); err != nil {
-		return nil, err
-	}
-	p, err := m.dst.Resolve(rel)
-	if err != nil {
-		return nil, err
-	}
-	f, err := createPath(p)
-	if err != nil {
-		return nil, writeError(path, err)
-	}
-	return &destFile{m: m, f: f, path: path, rel: rel}, nil
+// dstDir opens the destination directory rel (relative to the
+// destination root) through the anchored root's proven handle.
+func (m *migration) dstDir(rel string) (*dirHandle, error) {
+	return openDirHandle(m.dst, rel, filepath.Join(m.dstRoot, rel))
 }
 
 // createAt creates the destination file rel, named name in the open
@@ -815,7 +839,7 @@ func (d *destFile) close() error {
 // finishAt ends the file, named name in the open directory dir, once
 // everything is written and read back: it gives the file the modification
 // (and access) time mtime, the source's, records the file as finished for
-// removeMade (see settle) and closes it. Where the system sets the times
+// removeMade (see settleAt) and closes it. Where the system sets the times
 // of an open file (Linux), both go through the descriptor: one futimens
 // and one fstat, where stamping and settling by name (see settleAt) cost a
 // lookup of the name each, and the state recorded when the file was
@@ -849,21 +873,19 @@ func (d *destFile) finishAt(dir *dirHandle, name string, mtime time.Time) error 
 
 // writeFile creates rel holding data, with the modification time mtime
 // (the source's), and returns what reading it back gives (nil in a dry
-// run).
+// run). The file is created, stamped and settled relative to its
+// directory, opened through the destination's proven handle (see
+// writeFileAt), never by its path.
 func (m *migration) writeFile(rel string, data []byte, mtime time.Time) ([]byte, error) {
-	f, err := m.create(rel)
-	if err != nil || f == nil {
-		return nil, err
+	if m.dst == nil {
+		return nil, nil
 	}
-	back, err := f.writeAll(data)
+	dir, err := m.dstDir(filepath.Dir(rel))
 	if err != nil {
 		return nil, err
 	}
-	if err := m.setTime(rel, mtime); err != nil {
-		return back, err
-	}
-	m.settle(rel)
-	return back, nil
+	defer dir.close()
+	return m.writeFileAt(dir, rel, filepath.Base(rel), data, mtime)
 }
 
 // writeFileAt is writeFile for the file rel named name in the open
@@ -893,11 +915,12 @@ func (m *migration) setTime(rel string, mtime time.Time) error {
 	if m.dst == nil {
 		return nil
 	}
-	p, err := m.dst.Resolve(rel)
+	dir, err := m.dstDir(filepath.Dir(rel))
 	if err != nil {
 		return err
 	}
-	return timeError(filepath.Join(m.dstRoot, rel), setPathTime(p, mtime))
+	defer dir.close()
+	return dir.setTime(filepath.Base(rel), filepath.Join(m.dstRoot, rel), mtime)
 }
 
 func timeError(path string, err error) error {
@@ -905,20 +928,6 @@ func timeError(path string, err error) error {
 		return nil
 	}
 	return (&storage.Error{Op: "write", File: path, Message: "cannot set the modification time"}).WithCause(err)
-}
-
-// writeAll writes data to the new file f, reads it back and closes f.
-func (f *destFile) writeAll(data []byte) ([]byte, error) {
-	err := f.write(data)
-	var back []byte
-	if err == nil {
-		back, err = f.readAll()
-	}
-	f.byName = err == nil // writeFile stamps and settles it by name next
-	if cerr := f.close(); err == nil {
-		err = cerr
-	}
-	return back, err
 }
 
 func writeError(path string, err error) error {
@@ -932,25 +941,28 @@ func writeError(path string, err error) error {
 	return (&storage.Error{Op: "write", File: path, Message: "cannot write file"}).WithCause(err)
 }
 
-// mkdir creates the directory rel of the destination.
+// mkdir creates the directory rel of the destination, and its missing
+// parents, through the destination's proven handle (see
+// safefs.Dir.MkdirAll), never through a link.
 func (m *migration) mkdir(rel string) error {
 	if m.dst == nil {
 		return nil
 	}
-	p, err := m.dst.Resolve(rel)
-	if err != nil {
-		return err
-	}
+	p := filepath.Join(m.dst.Real(), rel)
 	if err := m.stillHeld(p); err != nil {
 		return err
 	}
-	missing := safefs.MissingDirs(p)
-	if err := os.MkdirAll(p, safefs.DirMode); err != nil {
+	made, err := m.dst.MkdirAll(rel)
+	m.mu.Lock()
+	m.madeDirs = append(m.madeDirs, made...)
+	m.mu.Unlock()
+	var se *storage.Error
+	switch {
+	case errors.As(err, &se):
+		return err
+	case err != nil:
 		return (&storage.Error{Op: "write", File: p, Message: "cannot create directory"}).WithCause(err)
 	}
-	m.mu.Lock()
-	m.madeDirs = append(m.madeDirs, missing...)
-	m.mu.Unlock()
 	return nil
 }
 
@@ -969,29 +981,15 @@ type madeFile struct {
 	exact bool
 }
 
-// settle records the file rel that this run created, and has finished
-// writing and stamping, as it is now: removeMade then removes it only if
-// it is still that file with those times. An inode number alone does not
-// tell: once an agent renames a file of its own over rel, the number is
-// free, and the next file made (the agent's next replacement) may get it.
-// The change time moves with every write, rename onto the inode and stamp,
-// so a reused number or an agent's append shows there.
-func (m *migration) settle(rel string) {
-	if m.dst == nil {
-		return
-	}
-	st, err := m.dst.Lstat(rel)
-	if err != nil {
-		return // then removeMade goes by the inode alone
-	}
-	m.settled(rel, filestamp.Of(st))
-}
-
-// settleAt is settle for the file rel named name in the open directory
-// dir: one stat of name relative to the directory, where settle resolves
-// and checks every component of rel again (three or four lstat calls of
-// the whole path). The directory is the one the file was created in, so
-// the name's inode is compared as settle compares it.
+// settleAt records the file rel, named name in the open directory dir,
+// that this run created, and has finished writing and stamping, as it is
+// now: removeMade then removes it only if it is still that file with
+// those times. An inode number alone does not tell: once an agent renames
+// a file of its own over rel, the number is free, and the next file made
+// (the agent's next replacement) may get it. The change time moves with
+// every write, rename onto the inode and stamp, so a reused number or an
+// agent's append shows there. It costs one stat of name relative to the
+// directory, the one the file was created in.
 func (m *migration) settleAt(dir *dirHandle, rel, name string) {
 	if m.dst == nil || dir == nil {
 		return
@@ -1005,7 +1003,7 @@ func (m *migration) settleAt(dir *dirHandle, rel, name string) {
 
 // settled records now, the state of the file at rel (its device and
 // inode, size, modification and change times), for the file this run
-// created there, if it is that file (see settle).
+// created there, if it is that file (see settleAt).
 func (m *migration) settled(rel string, now filestamp.Stamp) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -1023,7 +1021,7 @@ func (m *migration) settled(rel string, now filestamp.Stamp) {
 
 // remember records that this run created the destination file rel, whose
 // state (its device and inode at least) is st, for abandon; finished says
-// that the file is finished, st its state then (see settle), and exact
+// that the file is finished, st its state then (see settleAt), and exact
 // that st is the whole state this run leaves the file in even if it is
 // never settled (a file closed unfinished, or finished and stamped through
 // its descriptor).
@@ -1039,7 +1037,7 @@ func (m *migration) remember(rel string, st filestamp.Stamp, finished, exact boo
 
 // removeMade removes the files this run created that are still there as
 // it left them (the same file, not written, replaced or stamped since it
-// was finished: see settle), then the directories it made, innermost
+// was finished: see settleAt), then the directories it made, innermost
 // first, each only if empty: an agent of the destination started before
 // the marker was written may have put files there, and they stay. It
 // reports whether every file of this run went, and whether this run made
@@ -1073,7 +1071,7 @@ func (m *migration) removeMade() (ok, anything bool) {
 		}
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
-		_ = rmdir(dirs[i]) // only if empty, and never a file put there since
+		_ = m.dst.RemoveEmptyDir(dirs[i]) // only if empty, and never a file put there since
 	}
 	return ok, anything
 }

@@ -28,9 +28,14 @@ type dirHandle struct {
 	st   fs.FileInfo // the directory as checked
 }
 
-// openDirHandle checks the directory resolved (a path that safefs
-// resolved and checked), refusing a symlink in its place.
-func openDirHandle(resolved, path string) (*dirHandle, error) {
+// openDirHandle checks the directory rel of d (the anchored directory
+// itself for "" or "."), named path in errors, resolved and checked by
+// safefs, refusing a symlink in its place.
+func openDirHandle(d *safefs.Dir, rel, path string) (*dirHandle, error) {
+	resolved, err := d.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
 	st, err := os.Lstat(resolved)
 	switch {
 	case err != nil:

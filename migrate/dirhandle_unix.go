@@ -15,6 +15,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/internal/filestamp"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // dirHandle is an open directory of the source or the destination. The
@@ -29,17 +30,32 @@ type dirHandle struct {
 	path string // the directory, for errors
 }
 
-// openDirHandle opens the directory resolved (a path that safefs resolved
-// and checked), refusing a symlink in its place.
-func openDirHandle(resolved, path string) (*dirHandle, error) {
-	fd, err := unix.Open(resolved, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+// openDirHandle opens the directory rel of d (the anchored directory
+// itself for "" or "."), named path in errors, through d's proven handle
+// (safefs.Dir.OpenFile): no component of its path is looked up by path
+// again, and no symlink on the way or in its place is followed. d's path
+// is checked first (safefs.Dir.Check), so that a directory moved away and
+// replaced by a link to it is refused as changed, as before, although the
+// handle would act on the directory anchored.
+func openDirHandle(d *safefs.Dir, rel, path string) (*dirHandle, error) {
+	if rel == "" {
+		rel = "."
+	}
+	if err := d.Check(); err != nil {
+		return nil, err
+	}
+	f, err := d.OpenFile(rel, os.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
+		var se *storage.Error
+		switch {
+		case errors.As(err, &se):
+			return nil, err
+		case errors.Is(err, syscall.ELOOP):
 			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
 		}
 		return nil, readError(path, err)
 	}
-	return &dirHandle{f: os.NewFile(uintptr(fd), resolved), path: path}, nil
+	return &dirHandle{f: f, path: path}, nil
 }
 
 // openRead opens name in the directory for reading, never following a

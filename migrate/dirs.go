@@ -99,21 +99,13 @@ func (p *dirPair) handles(m *migration) (src, dst *dirHandle, err error) {
 }
 
 func (p *dirPair) open(m *migration) (src, dst *dirHandle, err error) {
-	resolved, err := p.src.Resolve("")
-	if err != nil {
-		return nil, nil, err
-	}
-	if src, err = openDirHandle(resolved, p.src.Path()); err != nil {
+	if src, err = openDirHandle(p.src, "", p.src.Path()); err != nil {
 		return nil, nil, err
 	}
 	if m.dst == nil {
 		return src, nil, nil
 	}
-	resolved, err = m.dst.Resolve(p.dstRel)
-	if err == nil {
-		dst, err = openDirHandle(resolved, filepath.Join(m.dstRoot, p.dstRel))
-	}
-	if err != nil {
+	if dst, err = openDirHandle(m.dst, p.dstRel, filepath.Join(m.dstRoot, p.dstRel)); err != nil {
 		src.close()
 		return nil, nil, err
 	}

@@ -3,7 +3,6 @@
 package migrate
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -99,18 +98,4 @@ func setPathTime(p string, t time.Time) error {
 		return fmt.Errorf("modification time %v is outside the years 1678-2262 this system can set", t)
 	}
 	return os.Chtimes(p, t, t)
-}
-
-// rmdir removes the directory p if it is empty; it never removes a file
-// (looked at by name first: a file put there between the look and the
-// removal may go).
-func rmdir(p string) error {
-	st, err := os.Lstat(p)
-	if err != nil {
-		return err
-	}
-	if !st.IsDir() {
-		return errors.New("not a directory")
-	}
-	return os.Remove(p)
 }

@@ -9,7 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/filestamp"
-	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
 
 // portable reports that this build opens files by path; this one opens
@@ -151,17 +150,6 @@ func stampOf(st *unix.Stat_t) filestamp.Stamp {
 		Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}
 }
 
-// createPath creates the file at the resolved path p for reading and
-// writing: exclusively, mode 0600, never following a symlink as its last
-// component.
-func createPath(p string) (*fdFile, error) {
-	return openFileAt(unix.AT_FDCWD, p, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL, safefs.FileMode)
-}
-
-// setPathTime sets the access and modification times of the resolved path
-// p to t, without following a symlink.
-func setPathTime(p string, t time.Time) error { return utimes(unix.AT_FDCWD, p, t) }
-
 // utimes sets the access and modification times of name, relative to the
 // directory dirfd, to t, without following a symlink.
 func utimes(dirfd int, name string, t time.Time) error {
@@ -174,9 +162,6 @@ func utimes(dirfd int, name string, t time.Time) error {
 		return unix.UtimesNanoAt(dirfd, name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
 	})
 }
-
-// rmdir removes the directory p if it is empty; it never removes a file.
-func rmdir(p string) error { return ignoringEINTR(func() error { return unix.Rmdir(p) }) }
 
 func ignoringEINTR(f func() error) error {
 	for {

@@ -349,7 +349,7 @@ type migration struct {
 	lastReport  time.Time
 	undecodable int        // records SkipUnreadable left out because they did not decode
 	made        []madeFile // the files this run created at the destination
-	madeDirs    []string   // the directories it made there, each after its parent
+	madeDirs    []string   // the directories it made there (relative to dst), each after its parent
 }
 
 func newMigration(opts Options) (*migration, error) {
@@ -659,11 +659,7 @@ type keptDir struct {
 
 // openKeptDir opens the anchored sessions directory d for the checks.
 func openKeptDir(d *safefs.Dir) (keptDir, error) {
-	resolved, err := d.Resolve("")
-	if err != nil {
-		return keptDir{}, err
-	}
-	h, err := openDirHandle(resolved, d.Path())
+	h, err := openDirHandle(d, "", d.Path())
 	if err != nil {
 		return keptDir{}, err
 	}

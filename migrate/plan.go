@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -173,12 +174,28 @@ func (m *migration) newProject(srcPath, dstRel, srcHash, dstHash string) *projec
 	}
 }
 
-// entries lists dir, sorted by name.
-func entries(dir string) ([]fs.DirEntry, error) {
-	ents, err := os.ReadDir(dir)
+// entries lists the directory rel of d, which is dir, sorted by name. It
+// opens the directory through d's proven handle (safefs.Dir.OpenFile), so
+// that no link swapped in on its path is followed: a directory changed,
+// or a symlink on the way, fails with safefs's *storage.Error.
+func entries(d *safefs.Dir, rel, dir string) ([]fs.DirEntry, error) {
+	if rel == "" {
+		rel = "."
+	}
+	f, err := d.OpenFile(rel, os.O_RDONLY, 0)
+	var se *storage.Error
+	if errors.As(err, &se) {
+		return nil, err
+	}
+	var ents []fs.DirEntry
+	if err == nil {
+		ents, err = f.ReadDir(-1)
+		f.Close()
+	}
 	if err != nil {
 		return nil, (&storage.Error{Op: "list", File: dir, Message: "cannot list source directory"}).WithCause(err)
 	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return ents, nil
 }
 
@@ -229,15 +246,15 @@ var errLeftOut = errors.New("left out")
 // names a directory that is one unit, by leaving that whole unit out, in
 // which case the walk stops with errLeftOut. Without SkipUnreadable a
 // rejection is an error.
-func (m *migration) eachEntry(dir, unit string, visit func(entry) error) error {
-	return m.eachEntryFirst(dir, unit, nil, visit)
+func (m *migration) eachEntry(d *safefs.Dir, rel, dir, unit string, visit func(entry) error) error {
+	return m.eachEntryFirst(d, rel, dir, unit, nil, visit)
 }
 
 // eachEntryFirst is eachEntry that calls first, if not nil, with every
 // entry before it looks at its type: an error first returns stops the
 // walk, whatever the entry is and whether or not SkipUnreadable is set.
-func (m *migration) eachEntryFirst(dir, unit string, first, visit func(entry) error) error {
-	ents, err := entries(dir)
+func (m *migration) eachEntryFirst(d *safefs.Dir, rel, dir, unit string, first, visit func(entry) error) error {
+	ents, err := entries(d, rel, dir)
 	if err != nil {
 		return err
 	}
@@ -283,10 +300,10 @@ func (m *migration) planHome(ctx context.Context, p *plan) error {
 	if err != nil {
 		return err
 	}
-	return m.eachEntry(m.srcRoot, "", func(en entry) error {
+	return m.eachEntry(home, "", m.srcRoot, "", func(en entry) error {
 		switch {
 		case en.name == projectsName && en.dir:
-			return m.planProjects(ctx, p, en.path)
+			return m.planProjects(ctx, p, home, en.path)
 		case !en.dir && contains(configFiles, en.name):
 			return m.planConfigFile(p, home, en.name, en.e)
 		case en.dir && contains(configDirs, en.name):
@@ -305,9 +322,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (m *migration) planProjects(ctx context.Context, p *plan, dir string) error {
+func (m *migration) planProjects(ctx context.Context, p *plan, home *safefs.Dir, dir string) error {
 	p.dirs = append(p.dirs, projectsName)
-	return m.eachEntry(dir, "", func(en entry) error {
+	return m.eachEntry(home, projectsName, dir, "", func(en entry) error {
 		if !en.dir || !storage.IsProjectHash(en.name) {
 			return errUnknown
 		}
@@ -326,7 +343,7 @@ func (m *migration) planConfigFile(p *plan, home *safefs.Dir, rel string, e fs.D
 
 func (m *migration) planConfigDir(p *plan, home *safefs.Dir, rel string) error {
 	p.dirs = append(p.dirs, rel)
-	return m.eachEntry(filepath.Join(m.srcRoot, rel), "", func(en entry) error {
+	return m.eachEntry(home, rel, filepath.Join(m.srcRoot, rel), "", func(en entry) error {
 		child := filepath.Join(rel, en.name)
 		if en.dir {
 			return m.planConfigDir(p, home, child)
@@ -341,16 +358,21 @@ func (m *migration) planProject(ctx context.Context, p *plan, pr *project) error
 		return err
 	}
 	p.dirs = append(p.dirs, pr.dstRel)
-	return m.eachEntry(pr.srcPath, "", func(en entry) error {
+	// The source is only read: a directory removed since it was listed is
+	// an error, never made again.
+	dir, err := safefs.AnchorExisting(pr.srcPath)
+	if err != nil {
+		return err
+	}
+	return m.eachEntry(dir, "", pr.srcPath, "", func(en entry) error {
 		if !en.dir || en.name != sessionsName && en.name != tasksName && en.name != spillName {
 			return errUnknown
 		}
 		if m.opts.beforeAnchor != nil {
 			m.opts.beforeAnchor(en.path)
 		}
-		// The source is only read: a directory removed since it was
-		// listed is an error, never made again.
-		d, err := safefs.AnchorExisting(en.path)
+		// Anchored below the project directory, as listed.
+		d, err := dir.AnchorExisting(en.name)
 		if err != nil {
 			return err
 		}
@@ -390,7 +412,7 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 		}
 		return fmt.Errorf("%w; finish its delete (lite-agent sessions delete %s) before migrating", de, id)
 	}
-	return m.eachEntryFirst(pr.sessions.Path(), "", deleting, func(en entry) error {
+	return m.eachEntryFirst(pr.sessions, "", pr.sessions.Path(), "", deleting, func(en entry) error {
 		name := en.name
 		_, copyKind, isCopy := session.ParseCopyName(name)
 		logID, isLog := session.LogID(name)
@@ -406,11 +428,8 @@ func (m *migration) planSessions(p *plan, pr *project) error {
 			m.skip(Skipped{File: en.path, Reason: "torn tail set aside by an append; not a session log"})
 		case !en.dir && isLog:
 			if dir == nil && m.opts.Progress != nil {
-				resolved, err := pr.sessions.Resolve("")
-				if err != nil {
-					return err
-				}
-				if dir, err = openDirHandle(resolved, pr.sessions.Path()); err != nil {
+				var err error
+				if dir, err = openDirHandle(pr.sessions, "", pr.sessions.Path()); err != nil {
 					return err
 				}
 				p.countDirs = append(p.countDirs, dir)
@@ -445,7 +464,7 @@ func (m *migration) addUnit(p *plan, u *unit, err error) error {
 func (m *migration) planArchive(pr *project, u *unit) error {
 	dir := storage.SessionContextDir(pr.sessions.Path(), u.id)
 	rel := filepath.Base(dir)
-	return m.eachEntry(dir, dir, func(en entry) error {
+	return m.eachEntry(pr.sessions, rel, dir, dir, func(en entry) error {
 		switch {
 		case !en.dir && en.name == archive.IndexFile:
 			n, size, err := m.measure(pr.sessions, filepath.Join(rel, en.name), en)
@@ -479,7 +498,7 @@ func (m *migration) rejectWhole(dir string, err error) error {
 // planNotes checks the notes directory rel of the archive archiveDir and
 // counts its notes.
 func (m *migration) planNotes(pr *project, u *unit, archiveDir, rel string) error {
-	return m.eachEntry(filepath.Join(pr.sessions.Path(), rel), archiveDir, func(en entry) error {
+	return m.eachEntry(pr.sessions, rel, filepath.Join(pr.sessions.Path(), rel), archiveDir, func(en entry) error {
 		switch {
 		case !en.dir && isNote(en.name):
 			size, err := m.fileSize(en.path, en.e)
@@ -498,7 +517,7 @@ func (m *migration) planNotes(pr *project, u *unit, archiveDir, rel string) erro
 }
 
 func (m *migration) planTasks(p *plan, pr *project) error {
-	return m.eachEntry(pr.tasks.Path(), "", func(en entry) error {
+	return m.eachEntry(pr.tasks, "", pr.tasks.Path(), "", func(en entry) error {
 		switch {
 		case en.dir && strings.HasSuffix(en.name, filelock.Suffix):
 			// A lock directory.
@@ -516,7 +535,7 @@ func (m *migration) planTasks(p *plan, pr *project) error {
 // returns errLeftOut when the list is left out.
 func (m *migration) planTaskList(pr *project, u *unit) error {
 	dir := filepath.Join(pr.tasks.Path(), u.id)
-	return m.eachEntry(dir, dir, func(en entry) error {
+	return m.eachEntry(pr.tasks, u.id, dir, dir, func(en entry) error {
 		switch {
 		case !en.dir && isTemp(en.name):
 			m.skipTemp(en.path)
@@ -538,7 +557,7 @@ func (m *migration) planTaskList(pr *project, u *unit) error {
 }
 
 func (m *migration) planSpill(p *plan, pr *project) error {
-	return m.eachEntry(pr.spill.Path(), "", func(en entry) error {
+	return m.eachEntry(pr.spill, "", pr.spill.Path(), "", func(en entry) error {
 		switch {
 		case en.dir && strings.HasSuffix(en.name, filelock.Suffix):
 			// A lock directory (a body's, or one being made or
@@ -733,11 +752,12 @@ func blank(b []byte) bool {
 // the place of the regular file the plan saw (a FIFO must not make the
 // count wait for a writer).
 func openSource(d *safefs.Dir, rel string) (*os.File, string, error) {
-	path, err := d.Resolve(rel)
-	if err != nil {
-		return nil, "", err
+	path := filepath.Join(d.Real(), rel)
+	f, err := d.OpenFile(rel, os.O_RDONLY, 0)
+	var se *storage.Error
+	if errors.As(err, &se) {
+		return nil, path, err // the directory changed, or a symlink on the way
 	}
-	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, path, sourceOpenError(path, err)
 	}

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,8 +62,8 @@ func stateOf(st os.FileInfo) (fileState, bool) {
 // since in a way a rerun cannot tell from that: either way the file may
 // hold the only copy of something, and a rerun must not remove it. The
 // state of the file as checked is returned with "".
-func (m *migration) copyOf(ctx context.Context, rel string) (string, fileState, error) {
-	dst, st, why, err := openRegular(filepath.Join(m.dstRoot, rel))
+func (m *migration) copyOf(ctx context.Context, dstDir, srcDir *safefs.Dir, rel string) (string, fileState, error) {
+	dst, st, why, err := openRegular(dstDir, rel, filepath.Join(m.dstRoot, rel))
 	if err != nil || why != "" {
 		return why, fileState{}, err
 	}
@@ -70,7 +72,7 @@ func (m *migration) copyOf(ctx context.Context, rel string) (string, fileState, 
 	if !ok {
 		return "cannot be compared with what a migration writes on this platform", fileState{}, nil
 	}
-	src, srcSt, why, err := openRegular(filepath.Join(m.srcRoot, rel))
+	src, srcSt, why, err := openRegular(srcDir, rel, filepath.Join(m.srcRoot, rel))
 	if err != nil || why != "" {
 		return "has a counterpart in the source that " + strings.TrimPrefix(why, "is "), fileState{}, err
 	}
@@ -92,11 +94,16 @@ func (m *migration) copyOf(ctx context.Context, rel string) (string, fileState, 
 	return "", state, nil
 }
 
-// openRegular opens p for reading without following a symlink or waiting on
-// a FIFO; why says what is wrong with p if it is not a regular file.
-func openRegular(p string) (*os.File, os.FileInfo, string, error) {
-	f, err := safefs.OpenFile(p, os.O_RDONLY, 0)
+// openRegular opens the file rel of d, which is p, for reading through
+// d's proven handle, without following a symlink or waiting on a FIFO;
+// why says what is wrong with p if it is not a regular file.
+func openRegular(d *safefs.Dir, rel, p string) (*os.File, os.FileInfo, string, error) {
+	f, err := d.OpenFile(rel, os.O_RDONLY, 0)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = &fs.PathError{Op: "open", Path: p, Err: pe.Err} // named as an open of p names it
+		}
 		return nil, nil, "cannot be read: " + err.Error(), nil
 	}
 	st, err := f.Stat()

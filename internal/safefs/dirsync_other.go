@@ -22,3 +22,17 @@ func syncDir(dir string) error {
 	}
 	return nil
 }
+
+// syncRoot flushes the directory r is a handle on, named path in errors,
+// as syncDir flushes one by its path.
+func syncRoot(r *os.Root, path string) error {
+	f, err := r.Open(".")
+	if err != nil {
+		return fileError("sync", path, err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fileError("sync", path, err)
+	}
+	return nil
+}

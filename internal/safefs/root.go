@@ -173,24 +173,13 @@ func (o op) mkdirParent() error {
 	if dir == "." {
 		return nil
 	}
-	var created []string
-	cur := ""
-	for _, p := range strings.Split(filepath.ToSlash(dir), "/") {
-		cur = filepath.Join(cur, p)
-		st, err := o.r.Lstat(cur)
-		if err == nil {
-			if !st.IsDir() {
-				return &fs.PathError{Op: "mkdir", Path: cur, Err: syscall.ELOOP}
-			}
-			continue
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		if err := o.r.Mkdir(cur, DirMode); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		created = append(created, filepath.Join(o.base, cur))
+	made, err := mkdirAllIn(o.r, dir)
+	if err != nil {
+		return err
+	}
+	created := make([]string, len(made))
+	for i, c := range made {
+		created[i] = filepath.Join(o.base, c)
 	}
 	return syncParents(created)
 }
@@ -210,6 +199,23 @@ func (d *Dir) Anchor(rel string) (*Dir, error) { return d.anchorBelow(rel, true)
 func (d *Dir) AnchorExisting(rel string) (*Dir, error) { return d.anchorBelow(rel, false) }
 
 func (d *Dir) anchorBelow(rel string, create bool) (*Dir, error) {
+	return d.anchorBelowMade(rel, create, syncMade)
+}
+
+// syncMade makes the entry of the directory real, just made in parent,
+// durable: a sync of parent, opened through its handle, which one that
+// cannot be opened (mode 0300) spares.
+func syncMade(parent *os.Root, real string) error {
+	if err := syncRoot(parent, filepath.Dir(real)); err != nil && !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	return nil
+}
+
+// anchorBelowMade is anchorBelow, calling made with the handle of the
+// parent and the real path of each directory it made, right after making
+// it; an error made returns fails the anchoring.
+func (d *Dir) anchorBelowMade(rel string, create bool, made func(parent *os.Root, real string) error) (*Dir, error) {
 	parts, err := d.relParts(rel)
 	if err != nil {
 		return nil, err
@@ -226,8 +232,8 @@ func (d *Dir) anchorBelow(rel string, create bool) (*Dir, error) {
 		if errors.Is(err, fs.ErrNotExist) && create {
 			if err = cur.Mkdir(name, DirMode); err == nil || errors.Is(err, fs.ErrExist) {
 				if err == nil {
-					if serr := syncDir(filepath.Dir(real)); serr != nil && !errors.Is(serr, fs.ErrPermission) {
-						return nil, serr
+					if merr := made(cur, real); merr != nil {
+						return nil, merr
 					}
 				}
 				est, err = cur.Lstat(name)

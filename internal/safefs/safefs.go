@@ -83,23 +83,27 @@ func anchorPath(path string, create bool) (*Dir, error) {
 // AnchorUnsynced anchors path as [Anchor] does, creating it and its missing
 // parents, but leaves the new directories' entries to be made durable by
 // sync, which it returns: sync fsyncs the parent of every directory it
-// created, outermost first, as Anchor does before it returns (and returns
-// nil at once when none was created). Until sync has returned nil, a crash
+// created, outermost first, through the handle the directory was made
+// through, as Anchor does before it returns (and returns nil at once when
+// none was created). Until sync has returned nil, a crash
 // of the machine may lose the new directories and everything in them. A
 // caller that can let that happen for a while (one that writes a marker
 // saying the directory is incomplete, and removes it only once sync has
 // returned) can run sync alongside its own work; sync is safe to call from
 // another goroutine, once.
+//
+// The missing directories are made as [Anchor] makes them: each one
+// (mkdirat) through the directory above it, from the last one that exists
+// down (from the data home down, for a path below one), never through a
+// link (see anchorUnsynced).
 func AnchorUnsynced(path string) (_ *Dir, sync func() error, _ error) {
-	var created []string
-	d, err := anchor(path, func(dir string) error {
-		created = MissingDirs(dir)
-		return os.MkdirAll(dir, DirMode)
-	})
+	var made madeDirs
+	d, err := anchorUnsynced(path, made.add)
 	if err != nil {
+		made.close()
 		return nil, nil, err
 	}
-	return d, func() error { return syncParents(created) }, nil
+	return d, made.sync, nil
 }
 
 // anchor anchors path after creating it with mkdir, unless mkdir is nil.

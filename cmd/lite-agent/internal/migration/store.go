@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	neturl "net/url"
@@ -13,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -179,7 +179,14 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 	case !st.IsDir():
 		return false, fmt.Errorf("%w: %s is not a directory", migrate.ErrDestinationNotEmpty, dir)
 	}
-	ents, err := os.ReadDir(dir)
+	// Looked at through a proven handle, anchored from the home down: a
+	// link swapped in for projects/ or the directory is refused, never
+	// followed.
+	d, err := safefs.AnchorExisting(dir)
+	if err != nil {
+		return false, err
+	}
+	ents, err := d.ReadDir("")
 	if err != nil {
 		return false, err
 	}
@@ -199,7 +206,7 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 		return false, fmt.Errorf("%s is not empty: migrate only into an empty project directory", dir)
 	}
 	var mk storeMarker
-	data, err := safefs.ReadRegular(filepath.Join(dir, migrate.MarkerName), 1<<16)
+	data, err := readMarker(d)
 	if err == nil && len(names) == 1 && tornStoreMarker(data) {
 		// A marker cut short, and nothing beside it: what an older
 		// version killed while it wrote its marker left (see
@@ -225,6 +232,21 @@ func inspectStoreDestination(paths storage.ProjectPaths, source string) (bool, e
 		}
 	}
 	return true, nil
+}
+
+// readMarker reads at most 64 KiB of the marker of d through d's proven
+// handle, never following a symlink or waiting on a FIFO: anything but a
+// regular file there is an error.
+func readMarker(d *safefs.Dir) ([]byte, error) {
+	f, err := d.OpenFile(migrate.MarkerName, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", f.Name())
+	}
+	return io.ReadAll(io.LimitReader(f, 1<<16))
 }
 
 // markerTemp reports whether e is a regular file named as the temp file
@@ -272,10 +294,21 @@ func writeMarker(d *safefs.Dir, source string, replace bool, step func(string)) 
 	return safefs.SyncDir(d.Path())
 }
 
-// sameFile reports whether the file at p is still the one st describes.
-func sameFile(p string, st os.FileInfo) bool {
-	now, err := os.Lstat(p)
+// sameFile reports whether the marker in d is still the file st
+// describes, looked at through d's proven handle.
+func sameFile(d *safefs.Dir, st os.FileInfo) bool {
+	now, err := d.Lstat(migrate.MarkerName)
 	return err == nil && st != nil && os.SameFile(now, st)
+}
+
+// removeMarker removes the marker of d through d's proven handle, never
+// through a link put in place of the directory or above it; a marker
+// gone already is an error, as os.Remove's of its path was.
+func removeMarker(d *safefs.Dir) error {
+	if _, err := d.Lstat(migrate.MarkerName); err != nil {
+		return err
+	}
+	return d.Remove(migrate.MarkerName)
 }
 
 // fromStore is FromStore with hooks for tests: checked runs once the
@@ -316,27 +349,28 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 		return rep, fmt.Errorf("%w: the database holds no records of project %s of namespace %s", migrate.ErrNoSource, paths.Hash, paths.Namespace)
 	}
 	created := safefs.MissingDirs(dir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return rep, err
+	// Made and anchored from the home down, each directory through the one
+	// above it: the marker is written into this directory, and no symlink
+	// put in its place, or in place of projects/, is followed.
+	anchored, syncMade, err := safefs.AnchorUnsynced(dir)
+	if err == nil {
+		err = syncMade()
 	}
-	// Anchored: the marker is written into this directory, and no
-	// symlink put in its place is followed.
-	anchored, err := safefs.AnchorExisting(dir)
 	if err != nil {
-		removeDirs(created)
+		safefs.RemoveEmptyDirs(created)
 		return rep, err
 	}
 	marker := filepath.Join(dir, migrate.MarkerName)
 	markerOurs := false // the marker is this run's to remove on failure
 	lock, err := filelock.Acquire(ctx, marker, filelock.Options{})
 	if err != nil {
-		removeDirs(created)
+		safefs.RemoveEmptyDirs(created)
 		return rep, fmt.Errorf("locking %s: %w", dir, err)
 	}
 	var markerState os.FileInfo // the marker as this run left it
 	resume := false             // the directory held an interrupted copy, marked
 	defer func() {
-		if err != nil && markerOurs && !resume && !errors.Is(err, postgres.ErrExportLeftFiles) && lock.Check() == nil && sameFile(marker, markerState) {
+		if err != nil && markerOurs && !resume && !errors.Is(err, postgres.ErrExportLeftFiles) && lock.Check() == nil && sameFile(anchored, markerState) {
 			// Only what this export made goes: ExportFiles removed its
 			// own files; an agent of the project may have written its
 			// own there since the check, and they stay, with the
@@ -348,7 +382,7 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 			// it took over from may only have been paused, and the file
 			// in the way of this export may be that run's next one, the
 			// rest of its copy cleared by this run.
-			if rerr := os.Remove(marker); rerr != nil {
+			if rerr := removeMarker(anchored); rerr != nil {
 				err = fmt.Errorf("%w; removing the marker also failed: %w", err, rerr)
 			}
 		}
@@ -356,7 +390,7 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 			err = rerr
 		}
 		if err != nil {
-			removeDirs(created)
+			safefs.RemoveEmptyDirs(created)
 		}
 	}()
 	// Again under the lock: another run may have been at work.
@@ -375,17 +409,17 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	}
 	// What a run killed while writing its marker left beside it; the lock
 	// is this run's, so that run is gone.
-	if ents, err := os.ReadDir(dir); err == nil {
+	if ents, err := anchored.ReadDir(""); err == nil {
 		for _, e := range ents {
 			if markerTemp(e) {
-				_ = os.Remove(filepath.Join(dir, e.Name()))
+				_ = anchored.Remove(e.Name())
 			}
 		}
 	}
 	if err := writeMarker(anchored, source, resume, markerStep); err != nil {
 		return rep, err
 	}
-	if markerState, err = os.Lstat(marker); err != nil {
+	if markerState, err = anchored.Lstat(migrate.MarkerName); err != nil {
 		return rep, err
 	}
 	markerOurs = true
@@ -399,18 +433,8 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 		markerOurs = false // another run may be at work: the marker stays
 		return rep, fmt.Errorf("the lock of %s was lost; it stays marked incomplete: %w", dir, err)
 	}
-	if err := os.Remove(marker); err != nil {
+	if err := removeMarker(anchored); err != nil {
 		return rep, err
 	}
 	return rep, safefs.SyncDir(dir)
-}
-
-// removeDirs removes the directories FromStore made, innermost first, as
-// far as they are empty.
-func removeDirs(created []string) {
-	for i := len(created) - 1; i >= 0; i-- {
-		if syscall.Rmdir(created[i]) != nil {
-			break
-		}
-	}
 }
