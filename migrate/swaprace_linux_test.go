@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/migrate"
@@ -40,39 +37,17 @@ func TestSwappedDestinationProjectsNeverLeadsOutside(t *testing.T) {
 	}
 	want := safefstest.TreeHash(t, outside, true)
 
-	// home returns the destination home of attempt i, its projects/ and
-	// the link to outside it is exchanged with.
+	// home returns the destination home of attempt i and its projects/,
+	// which is exchanged with a link to outside while the attempt runs.
 	base := t.TempDir()
-	home := func(i int) (string, [2]string) {
+	home := func(i int) (string, string) {
 		h := filepath.Join(base, fmt.Sprint(i))
-		pair := [2]string{filepath.Join(h, storage.ProjectsDirName), filepath.Join(h, "swap")}
-		if err := os.MkdirAll(pair[0], 0o700); err != nil {
+		projects := filepath.Join(h, storage.ProjectsDirName)
+		if err := os.MkdirAll(projects, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink(outside, pair[1]); err != nil {
-			t.Fatal(err)
-		}
-		return h, pair
+		return h, projects
 	}
-	_, probe := home(-1)
-	if err := unix.Renameat2(unix.AT_FDCWD, probe[0], unix.AT_FDCWD, probe[1], unix.RENAME_EXCHANGE); err != nil {
-		t.Skipf("the file system cannot exchange names (%v)", err)
-	}
-
-	var cur atomic.Pointer[[2]string]
-	cur.Store(&probe)
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for !stop.Load() {
-			p := cur.Load()
-			_ = unix.Renameat2(unix.AT_FDCWD, p[0], unix.AT_FDCWD, p[1], unix.RENAME_EXCHANGE)
-		}
-	})
-	defer func() {
-		stop.Store(true)
-		wg.Wait()
-	}()
 
 	const attempts = 3000
 	deadline := time.Now().Add(10 * time.Second)
@@ -80,8 +55,8 @@ func TestSwappedDestinationProjectsNeverLeadsOutside(t *testing.T) {
 	var marked atomic.Int64 // told by the goroutine that opens the destination
 	for i := 0; i < attempts && time.Now().Before(deadline); i++ {
 		done++
-		h, pair := home(i)
-		cur.Store(&pair)
+		h, projects := home(i)
+		stop := safefstest.SwapWithLink(t, projects, outside)
 		opts := migrate.Options{
 			From:    migrate.Endpoint{Workdir: workdir, Storage: src.opts},
 			To:      migrate.Endpoint{Storage: storage.Options{Home: h}},
@@ -92,15 +67,15 @@ func TestSwappedDestinationProjectsNeverLeadsOutside(t *testing.T) {
 				marked.Add(1)
 			}
 		})
-		if _, err := migrate.Run(t.Context(), opts); err == nil {
+		_, err := migrate.Run(t.Context(), opts)
+		stop()
+		if err == nil {
 			copied++
 		}
 		if got := safefstest.TreeHash(t, outside, true); got != want {
 			t.Fatalf("attempt %d (%d marked, %d copied): the directory outside the destination home changed", i+1, marked.Load(), copied)
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
 	if marked.Load() == 0 {
 		t.Fatalf("no attempt of %d marked its destination: the test proved nothing", done)
 	}

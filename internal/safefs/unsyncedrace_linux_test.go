@@ -4,12 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
@@ -34,29 +30,9 @@ func TestAnchorUnsyncedNeverMakesThroughASwappedProjects(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	link := filepath.Join(home, "swap")
-	if err := os.Symlink(outside, link); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
-		t.Skipf("the file system cannot exchange names (%v)", err)
-	}
-	if err := unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
-		t.Fatal(err)
-	}
 	want := safefstest.TreeHash(t, outside, false)
-
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for !stop.Load() {
-			_ = unix.Renameat2(unix.AT_FDCWD, projects, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
-		}
-	})
-	defer func() {
-		stop.Store(true)
-		wg.Wait()
-	}()
+	stop := safefstest.SwapWithLink(t, projects, outside)
+	defer stop()
 
 	const attempts = 3000
 	deadline := time.Now().Add(6 * time.Second)
@@ -75,8 +51,7 @@ func TestAnchorUnsyncedNeverMakesThroughASwappedProjects(t *testing.T) {
 			t.Fatalf("attempt %d (%d anchored): the directory outside the home changed", i+1, anchored)
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
+	stop()
 	if anchored == 0 {
 		t.Fatalf("no attempt of %d anchored the directory: the test proved nothing", done)
 	}
