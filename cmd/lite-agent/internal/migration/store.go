@@ -319,8 +319,8 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return rep, err
 	}
-	// Anchored: the marker is written into this directory, and no
-	// symlink put in its place is followed.
+	// Anchored: the marker is written into this directory, and its lock
+	// taken there (Dir.Lock), and no symlink put in its place is followed.
 	anchored, err := safefs.AnchorExisting(dir)
 	if err != nil {
 		removeDirs(created)
@@ -328,7 +328,7 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	}
 	marker := filepath.Join(dir, migrate.MarkerName)
 	markerOurs := false // the marker is this run's to remove on failure
-	lock, err := filelock.Acquire(ctx, marker, filelock.Options{})
+	lock, err := anchored.Lock(ctx, migrate.MarkerName, filelock.Options{})
 	if err != nil {
 		removeDirs(created)
 		return rep, fmt.Errorf("locking %s: %w", dir, err)
