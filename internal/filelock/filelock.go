@@ -128,13 +128,15 @@ func (o Options) withDefaults() Options {
 
 // A Lock is a held lock. Release it exactly once. On Unix systems a held
 // lock keeps its directory open: one file descriptor per lock until
-// Release (see heldDir).
+// Release (see heldDir); one taken with AcquireAt keeps the directory it
+// is in open too, a second descriptor.
 type Lock struct {
 	refresh time.Duration
 	stale   time.Duration // Options.Stale
 	fresh   time.Duration // how old a stamp Move leaves as it is
 	park    bool          // Options.Park
 	hook    *stepHook
+	at      entries // the directory the lock is in: by path, or held open (AcquireAt)
 
 	mu          sync.Mutex  // guards the fields below
 	dir         heldDir     // the lock directory, kept open until released
@@ -179,13 +181,20 @@ func Name(name string) string {
 }
 
 // Acquire takes the lock of target (the directory Path(target), usually
-// target+".lock"). It waits
+// target+".lock"), by path: each step resolves the lock directory's whole
+// path again (see AcquireAt for a lock that stays in the directory it was
+// taken in). It waits
 // with backoff while another live holder has it, takes over a stale lock, and
 // gives up when ctx is done (returning ctx.Err()) or the timeout passes
 // (returning a *storage.Error). The parent directory of target must exist.
 func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
+	return acquire(ctx, byPath{}, Path(target), opts)
+}
+
+// acquire is Acquire of the lock directory path, looking at, making,
+// renaming and removing the entries of its directory through at.
+func acquire(ctx context.Context, at entries, path string, opts Options) (*Lock, error) {
 	o := opts.withDefaults()
-	path := Path(target)
 	deadline := time.Now().Add(o.Timeout)
 	wait := o.MinWait
 	waited := false
@@ -197,23 +206,24 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 		// taken) only once the lock looks gone: making one while the lock
 		// is held costs a mkdir and an rmdir for nothing, and taking the
 		// parked one takes it, stamps it and puts it back.
-		var st fs.FileInfo
+		var st entry
+		var err error
 		if waited {
-			st, _ = os.Lstat(path)
+			st, err = at.describe(path)
 		}
-		if st == nil {
+		if !waited || err != nil {
 			if o.Park {
-				if d, st := unpark(path, o.hook); st != nil {
-					if l := holdIfPlaced(path, o, d, st); l != nil {
+				if d, st := unpark(at, path, o.hook); st != nil {
+					if l := holdIfPlaced(at, path, o, d, st); l != nil {
 						l.parked = true
 						return l, nil
 					}
 					continue
 				}
 			}
-			d, mine, err := place(path, o.hook)
+			d, mine, err := place(at, path, o.hook)
 			if err == nil {
-				if l := holdIfPlaced(path, o, d, mine); l != nil {
+				if l := holdIfPlaced(at, path, o, d, mine); l != nil {
 					return l, nil
 				}
 				continue
@@ -221,7 +231,7 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 			if !errors.Is(err, fs.ErrExist) {
 				return nil, lockError(path, "cannot create lock", err)
 			}
-			st, err = os.Lstat(path)
+			st, err = at.describe(path)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				continue // released between our attempt and lstat
@@ -230,15 +240,15 @@ func Acquire(ctx context.Context, target string, opts Options) (*Lock, error) {
 			}
 		}
 		switch {
-		case !st.IsDir():
+		case !st.dir:
 			return nil, &storage.Error{Op: "lock", File: path, Message: "lock path is not a directory"}
-		case time.Since(st.ModTime()) > o.Stale:
-			d, mine, err := takeOver(path, st, o.hook)
+		case time.Since(st.mtime) > o.Stale:
+			d, mine, err := takeOver(at, path, st, o.hook)
 			if err != nil {
 				return nil, err
 			}
 			if mine != nil {
-				if l := holdIfPlaced(path, o, d, mine); l != nil {
+				if l := holdIfPlaced(at, path, o, d, mine); l != nil {
 					return l, nil
 				}
 			}
@@ -297,14 +307,14 @@ func jitter(d time.Duration) time.Duration {
 //
 // When it holds the lock, takeOver returns its directory open (see
 // heldDir) with its description; otherwise no description.
-func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ heldDir, _ fs.FileInfo, err error) {
+func takeOver(at entries, path string, stale entry, hook *stepHook) (_ heldDir, _ fs.FileInfo, err error) {
 	aside := asideName(path)
-	if err := os.Mkdir(aside, lockDirMode); err != nil {
+	if err := at.mkdir(aside); err != nil {
 		return heldDir{}, nil, lockError(path, "cannot take over stale lock", err)
 	}
-	d, mine, err := openDescribed(aside)
+	d, mine, err := openDescribedAt(at, aside)
 	if err != nil {
-		_ = removeDir(aside)
+		_ = at.removeDir(aside)
 		return heldDir{}, nil, lockError(path, "cannot take over stale lock", err)
 	}
 	held := false
@@ -319,26 +329,26 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ heldDir, _ fs.F
 	// exchanges of several takers that interleave can leave the winner's
 	// lock swapped out (lost, which is safe) and a lock nobody holds in
 	// place until it is stale.
-	if !isStale(path, stale) {
-		_ = removeDir(aside)
+	if !isStale(at, path, stale) {
+		_ = at.removeDir(aside)
 		return heldDir{}, nil, nil
 	}
 	hook.step("takeover:seen")
-	err = exchange(aside, path)
+	err = at.exchange(aside, path)
 	if errors.Is(err, errors.ErrUnsupported) {
-		_ = removeDir(aside)
-		return heldDir{}, nil, moveAside(path, aside, stale, hook)
+		_ = at.removeDir(aside)
+		return heldDir{}, nil, moveAsideAt(at, path, aside, stale, hook)
 	}
 	if err != nil {
-		_ = removeDir(aside)
+		_ = at.removeDir(aside)
 		if errors.Is(err, fs.ErrNotExist) {
 			return heldDir{}, nil, nil // someone else took it over
 		}
 		return heldDir{}, nil, lockError(path, "cannot take over stale lock", err)
 	}
 	hook.step("takeover:aside")
-	if isStale(aside, stale) {
-		_ = removeDir(aside)
+	if isStale(at, aside, stale) {
+		_ = at.removeDir(aside)
 		// Ours is in place, unless another taker's exchange has it out
 		// for a moment (and puts it back): hold it as it was made (the
 		// exchange keeps its stamp).
@@ -346,52 +356,57 @@ func takeOver(path string, stale fs.FileInfo, hook *stepHook) (_ heldDir, _ fs.F
 		return d, mine, nil
 	}
 	hook.step("takeover:giveback")
-	if exchange(aside, path) != nil {
+	if at.exchange(aside, path) != nil {
 		// Our lock is no longer there to swap with (someone removed
 		// it): give the fresh lock back if its place is still free;
 		// if it is taken, the fresh lock's holder has lost it already.
-		if renameNoReplace(aside, path) != nil {
-			_ = removeDir(aside)
+		if at.renameNoReplace(aside, path) != nil {
+			_ = at.removeDir(aside)
 		}
 		return heldDir{}, nil, nil
 	}
-	_ = removeDir(aside) // ours, empty (or, if others' exchanges interleaved, a lock lost already)
+	_ = at.removeDir(aside) // ours, empty (or, if others' exchanges interleaved, a lock lost already)
 	return heldDir{}, nil, nil
 }
 
 // isStale reports whether the lock directory at path is still the stale
 // lock it was: the same directory with the same stamp.
-func isStale(path string, stale fs.FileInfo) bool {
-	st, err := os.Lstat(path)
-	return err == nil && st.IsDir() && sameFile(st, stale) && st.ModTime().Equal(stale.ModTime())
+func isStale(at entries, path string, stale entry) bool {
+	st, err := at.describe(path)
+	return err == nil && st.dir && st.same(stale) && st.mtime.Equal(stale.mtime)
 }
 
 // moveAside takes over the stale lock at path where exchanges are not
 // available: it renames the lock to aside, removes it if it is the stale
 // one and gives it back otherwise, unless a new lock took its place.
 func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
-	if err := os.Rename(path, aside); err != nil {
+	return moveAsideAt(byPath{}, path, aside, entryOf(stale), hook)
+}
+
+// moveAsideAt is moveAside, through at.
+func moveAsideAt(at entries, path, aside string, stale entry, hook *stepHook) error {
+	if err := at.rename(path, aside); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // someone else took it over
 		}
 		return lockError(path, "cannot take over stale lock", err)
 	}
-	if isStale(aside, stale) {
-		_ = removeDir(aside)
+	if isStale(at, aside, stale) {
+		_ = at.removeDir(aside)
 		return nil
 	}
 	// The rename must not replace: os.Rename refuses an existing directory
 	// only after its own lstat, and a lock made by mkdir between that
 	// lstat and the rename would be replaced by the one given back.
 	hook.step("takeover:giveback")
-	err := renameNoReplace(aside, path)
+	err := at.renameNoReplace(aside, path)
 	if errors.Is(err, errors.ErrUnsupported) {
-		if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
-			err = os.Rename(aside, path)
+		if _, lerr := at.describe(path); errors.Is(lerr, fs.ErrNotExist) {
+			err = at.rename(aside, path)
 		}
 	}
 	if err != nil {
-		_ = removeDir(aside)
+		_ = at.removeDir(aside)
 	}
 	return nil
 }
@@ -410,33 +425,33 @@ func moveAside(path, aside string, stale fs.FileInfo, hook *stepHook) error {
 //
 // Where no-replace renames are not available, the directory is made at
 // path, and that window remains.
-func place(path string, hook *stepHook) (heldDir, fs.FileInfo, error) {
+func place(at entries, path string, hook *stepHook) (heldDir, fs.FileInfo, error) {
 	aside := asideName(path)
-	if err := os.Mkdir(aside, lockDirMode); err != nil {
+	if err := at.mkdir(aside); err != nil {
 		return heldDir{}, nil, err
 	}
-	d, st, err := openDescribed(aside)
+	d, st, err := openDescribedAt(at, aside)
 	if err != nil {
-		_ = removeDir(aside)
+		_ = at.removeDir(aside)
 		return heldDir{}, nil, err
 	}
 	hook.step("acquire:made")
-	err = renameNoReplace(aside, path)
+	err = at.renameNoReplace(aside, path)
 	if err == nil {
 		hook.step("acquire:placed")
 		return d, st, nil
 	}
 	d.close()
-	_ = removeDir(aside)
+	_ = at.removeDir(aside)
 	if !errors.Is(err, errors.ErrUnsupported) {
 		return heldDir{}, nil, err
 	}
-	if err := os.Mkdir(path, lockDirMode); err != nil {
+	if err := at.mkdir(path); err != nil {
 		return heldDir{}, nil, err
 	}
 	hook.step("acquire:placed")
-	if d, st, err = openDescribed(path); err != nil {
-		_ = removeDir(path)
+	if d, st, err = openDescribedAt(at, path); err != nil {
+		_ = at.removeDir(path)
 		return heldDir{}, nil, err
 	}
 	return d, st, nil
@@ -445,7 +460,12 @@ func place(path string, hook *stepHook) (heldDir, fs.FileInfo, error) {
 // openDescribed opens the directory at path to keep (see heldDir) and
 // describes it.
 func openDescribed(path string) (heldDir, fs.FileInfo, error) {
-	d, err := openDir(path)
+	return openDescribedAt(byPath{}, path)
+}
+
+// openDescribedAt is openDescribed, opening the directory through at.
+func openDescribedAt(at entries, path string) (heldDir, fs.FileInfo, error) {
+	d, err := at.openDir(path)
 	if err != nil {
 		return heldDir{}, nil, err
 	}
@@ -476,11 +496,11 @@ func openDescribed(path string) (heldDir, fs.FileInfo, error) {
 // holding it, blocking the lock until it was stale. Where a stamp lands on
 // whatever is at path (see stampsHeld), it is aimed only at the directory
 // placed, as placed.
-func holdIfPlaced(path string, o Options, d heldDir, st fs.FileInfo) *Lock {
+func holdIfPlaced(at entries, path string, o Options, d heldDir, st fs.FileInfo) *Lock {
 	if time.Since(st.ModTime()) < min(o.Stale/4, o.Refresh/2) {
-		return holdAs(path, o, d, st)
+		return holdAsAt(at, path, o, d, st)
 	}
-	if !stampsHeld && !isStale(path, st) { // not the directory placed, as placed
+	if !stampsHeld && !isStale(at, path, entryOf(st)) { // not the directory placed, as placed
 		d.close()
 		return nil
 	}
@@ -492,7 +512,7 @@ func holdIfPlaced(path string, o Options, d heldDir, st fs.FileInfo) *Lock {
 	// A taker that saw the old stamp may have this directory swapped out
 	// for a moment: seeing the new stamp, it swaps it back, and the look
 	// below waits for that (see verifyLocked).
-	l := holdAs(path, o, d, cur)
+	l := holdAsAt(at, path, o, d, cur)
 	l.mu.Lock()
 	err = l.verifyLocked()
 	l.mu.Unlock()
@@ -506,7 +526,14 @@ func holdIfPlaced(path string, o Options, d heldDir, st fs.FileInfo) *Lock {
 // holdAs returns the lock held in the directory path, kept open as d and
 // described by st.
 func holdAs(path string, o Options, d heldDir, st fs.FileInfo) *Lock {
+	return holdAsAt(byPath{}, path, o, d, st)
+}
+
+// holdAsAt is holdAs, for a lock whose directory's entries are looked at
+// through at.
+func holdAsAt(at entries, path string, o Options, d heldDir, st fs.FileInfo) *Lock {
 	l := &Lock{
+		at:      at,
 		dir:     d,
 		park:    o.Park,
 		hook:    o.hook,
@@ -588,8 +615,8 @@ func (l *Lock) touch() error {
 // stampedByAnother reports whether this holder's directory is at the lock
 // path with a stamp this holder did not set. l.mu must be held.
 func (l *Lock) stampedByAnother() bool {
-	st, err := os.Lstat(l.path)
-	return err == nil && st.IsDir() && inode(st) == l.ino && !st.ModTime().Equal(l.mtime)
+	st, err := l.at.describe(l.path)
+	return err == nil && st.dir && st.ino == l.ino && !st.mtime.Equal(l.mtime)
 }
 
 // verifyLocked checks that the lock directory is the one we made and that
@@ -603,7 +630,7 @@ func (l *Lock) stampedByAnother() bool {
 // and swaps it back (see takeOver). Counted as compromised, that look
 // failed the holder's work, and a refresh meeting it left the lock held by
 // nobody until it went stale.
-func (l *Lock) verifyLocked() error { return l.verifyLockedAt(byPath{}) }
+func (l *Lock) verifyLocked() error { return l.verifyLockedAt(l.at) }
 
 // verifyLockedAt is verifyLocked, looking at the lock directory through
 // at. l.mu must be held.
@@ -657,12 +684,17 @@ func (l *Lock) Path() string {
 // target's instead. A lock found compromised yields a *storage.Error, as
 // from Check; the lock is then no longer held anywhere.
 func (l *Lock) Move(target string) error {
-	return l.move(target, byPath{})
+	return l.move(target, l.at)
 }
 
 // entries looks at and renames the entries of a lock's directory: by their
 // whole paths (byPath), or relative to an open descriptor of the directory
 // (see Lock.MoveAt).
+//
+// Every path given to its methods is the whole path of an entry of that
+// directory (the lock directory, its target, or a hidden name beside it),
+// which names it in errors; relative to a descriptor only its last
+// component is used.
 type entries interface {
 	// describe describes the entry path as lstat does, without following
 	// a symlink.
@@ -670,13 +702,42 @@ type entries interface {
 	// renameNoReplace renames the entry from to to, in the same
 	// directory, as renameNoReplace does.
 	renameNoReplace(from, to string) error
+	// exchange swaps the entries a and b, as exchange does.
+	exchange(a, b string) error
+	// rename renames the entry from to to, replacing an empty directory
+	// there, for systems without no-replace renames.
+	rename(from, to string) error
+	// mkdir makes the directory path (lockDirMode).
+	mkdir(path string) error
+	// removeDir removes the empty directory path.
+	removeDir(path string) error
+	// openDir opens the directory path, not a symlink, to keep (see
+	// heldDir).
+	openDir(path string) (heldDir, error)
+	// close lets go of the directory, once its lock is released.
+	close()
 }
 
 // entry is what a lock holder looks at in the description of an entry.
 type entry struct {
-	dir   bool
-	ino   uint64
-	mtime time.Time
+	dir      bool
+	dev, ino uint64
+	mtime    time.Time
+	fi       fs.FileInfo // by path: what sameFile compares
+}
+
+// entryOf is the entry fi describes.
+func entryOf(fi fs.FileInfo) entry {
+	return entry{dir: fi.IsDir(), dev: device(fi), ino: inode(fi), mtime: fi.ModTime(), fi: fi}
+}
+
+// same reports whether e and o describe the same file: the same device
+// and inode (sameFile's test, where both came from a path).
+func (e entry) same(o entry) bool {
+	if e.fi != nil && o.fi != nil {
+		return sameFile(e.fi, o.fi)
+	}
+	return e.dev == o.dev && e.ino == o.ino
 }
 
 // byPath resolves every entry's whole path.
@@ -687,10 +748,16 @@ func (byPath) describe(path string) (entry, error) {
 	if err != nil {
 		return entry{}, err
 	}
-	return entry{dir: st.IsDir(), ino: inode(st), mtime: st.ModTime()}, nil
+	return entryOf(st), nil
 }
 
 func (byPath) renameNoReplace(from, to string) error { return renameNoReplace(from, to) }
+func (byPath) exchange(a, b string) error            { return exchange(a, b) }
+func (byPath) rename(from, to string) error          { return os.Rename(from, to) }
+func (byPath) mkdir(path string) error               { return os.Mkdir(path, lockDirMode) }
+func (byPath) removeDir(path string) error           { return removeDir(path) }
+func (byPath) openDir(path string) (heldDir, error)  { return openDir(path) }
+func (byPath) close()                                {}
 
 // mineAt is mine, looking through at.
 func (l *Lock) mineAt(at entries, path string) bool {
@@ -786,7 +853,7 @@ func (l *Lock) Release() error {
 	// check above finds its lock taken over, and parking or removing by
 	// path would take the taker's lock from under it.
 	aside := asideName(l.path)
-	err := renameNoReplace(l.path, aside)
+	err := l.at.renameNoReplace(l.path, aside)
 	switch {
 	case errors.Is(err, errors.ErrUnsupported):
 		return l.removeInPlace()
@@ -796,10 +863,10 @@ func (l *Lock) Release() error {
 		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
 	}
 	l.hook.step("release:aside")
-	if !l.mine(aside) {
+	if !l.mineAt(l.at, aside) {
 		return l.giveBack(aside)
 	}
-	if l.park && (l.parked || l.parkNew && exists(strings.TrimSuffix(l.path, Suffix))) && park(aside) {
+	if l.park && (l.parked || l.parkNew && exists(l.at, strings.TrimSuffix(l.path, Suffix))) && park(l.at, aside) {
 		l.hook.step("release:parked")
 		return nil
 	}
@@ -807,23 +874,16 @@ func (l *Lock) Release() error {
 	// IdleName was taken as the parked one): it stays set aside under a
 	// hidden name that every reader skips, so that the lock is free and
 	// nothing in it is lost.
-	_ = removeDir(aside)
+	_ = l.at.removeDir(aside)
 	return nil
 }
 
-// mine reports whether the directory at path is this holder's lock
-// directory, as this holder stamped it: its inode, which no other
-// directory can have while this holder keeps its directory open, and the
-// stamp this holder set, which a rename keeps (a process that stamped it
-// since takes it for its own).
-func (l *Lock) mine(path string) bool {
-	st, err := os.Lstat(path)
-	return err == nil && st.IsDir() && inode(st) == l.ino && st.ModTime().Equal(l.mtime)
+// closeDir closes the lock directory this holder kept open, and lets go
+// of the directory it is in (see AcquireAt). l.mu must be held.
+func (l *Lock) closeDir() {
+	l.dir.close()
+	l.at.close()
 }
-
-// closeDir closes the lock directory this holder kept open. l.mu must be
-// held.
-func (l *Lock) closeDir() { l.dir.close() }
 
 // stop gives up a lock that was never returned to a caller: it stops
 // refreshing and closes the directory, leaving it where it is.
@@ -832,7 +892,7 @@ func (l *Lock) stop() {
 	defer l.mu.Unlock()
 	l.released = true
 	l.timer.Stop()
-	l.closeDir()
+	l.dir.close() // the directory it is in stays: acquire goes on with it
 }
 
 // giveBack returns a lock directory that Release moved from the lock's
@@ -841,8 +901,8 @@ func (l *Lock) stop() {
 // meanwhile, that lock is lost (its holder finds it compromised) and its
 // directory, if empty, is removed. It returns the error Release reports.
 func (l *Lock) giveBack(from string) error {
-	if renameNoReplace(from, l.path) != nil {
-		_ = removeDir(from)
+	if l.at.renameNoReplace(from, l.path) != nil {
+		_ = l.at.removeDir(from)
 	}
 	return &storage.Error{Op: "lock", File: l.path, Message: "lock was compromised"}
 }
@@ -851,10 +911,10 @@ func (l *Lock) giveBack(from string) error {
 // renames are not available: a lock taken over between the check and the
 // removal is removed with it.
 func (l *Lock) removeInPlace() error {
-	err := removeDir(l.path)
+	err := l.at.removeDir(l.path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		// Not empty: see Release.
-		if os.Rename(l.path, asideName(l.path)) == nil {
+		if l.at.rename(l.path, asideName(l.path)) == nil {
 			return nil
 		}
 		return (&storage.Error{Op: "lock", File: l.path, Message: "cannot release lock"}).WithCause(err)
@@ -896,21 +956,21 @@ func (l *Lock) ParkOnRelease() {
 // call knows (hidden, ending in ".lock" like IdleName, left behind only by
 // a crash at that moment), opened and stamped there, and renamed into
 // place.
-func unpark(path string, hook *stepHook) (heldDir, fs.FileInfo) {
+func unpark(at entries, path string, hook *stepHook) (heldDir, fs.FileInfo) {
 	dir := filepath.Dir(path)
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	claim := filepath.Join(dir, ".claim-"+hex.EncodeToString(b[:])+Suffix)
-	if renameNoReplace(filepath.Join(dir, IdleName), claim) != nil {
+	if at.renameNoReplace(filepath.Join(dir, IdleName), claim) != nil {
 		return heldDir{}, nil
 	}
 	hook.step("unpark:claimed")
-	d, err := openDir(claim)
+	d, err := at.openDir(claim)
 	if err == nil {
 		var st fs.FileInfo
 		if st, err = d.stamp(claim); err == nil {
 			hook.step("unpark:stamped")
-			if renameNoReplace(claim, path) == nil {
+			if at.renameNoReplace(claim, path) == nil {
 				hook.step("unpark:placed")
 				return d, st
 			}
@@ -920,24 +980,24 @@ func unpark(path string, hook *stepHook) (heldDir, fs.FileInfo) {
 	hook.step("unpark:putback")
 	// Locked, or not a directory: park it again, or remove it if another
 	// was parked meanwhile (only an empty directory goes).
-	if park(claim) {
+	if park(at, claim) {
 		return heldDir{}, nil
 	}
-	_ = removeDir(claim)
+	_ = at.removeDir(claim)
 	return heldDir{}, nil
 }
 
-// exists reports whether something is at path.
-func exists(path string) bool {
-	_, err := os.Lstat(path)
+// exists reports whether something is at path, looking through at.
+func exists(at entries, path string) bool {
+	_, err := at.describe(path)
 	return err == nil
 }
 
 // park moves the released lock directory path to its directory's parked
 // one (see IdleName), unless one is parked there already. It reports
 // whether it did.
-func park(path string) bool {
-	return renameNoReplace(path, filepath.Join(filepath.Dir(path), IdleName)) == nil
+func park(at entries, path string) bool {
+	return at.renameNoReplace(path, filepath.Join(filepath.Dir(path), IdleName)) == nil
 }
 
 // Leftover reports whether name is what an interrupted lock operation

@@ -14,6 +14,13 @@ func inode(fi fs.FileInfo) uint64 {
 	return 0
 }
 
+func device(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev)
+	}
+	return 0
+}
+
 // sameFile reports whether a and b describe the same file: the same
 // device and inode, from the os package's lstat or a held directory's
 // description.

@@ -27,6 +27,21 @@ func exchange(a, b string) error {
 	return err
 }
 
+// exchangeAt is exchange of the entries a and b of the open directory
+// dirfd.
+func exchangeAt(dirfd int, a, b string) error {
+	for {
+		err := unix.Renameat2(dirfd, a, dirfd, b, unix.RENAME_EXCHANGE)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS):
+			return errors.ErrUnsupported
+		}
+		return err
+	}
+}
+
 // renameNoReplaceAt is renameNoReplace of the entries from and to of the
 // open directory dirfd.
 func renameNoReplaceAt(dirfd int, from, to string) error {

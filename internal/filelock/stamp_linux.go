@@ -35,6 +35,21 @@ func openDir(path string) (heldDir, error) {
 	}
 }
 
+// openDirAt opens the directory name (not a symbolic link) of the open
+// directory dirfd to keep; path names it in errors.
+func openDirAt(dirfd int, name, path string) (heldDir, error) {
+	for {
+		fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return heldDir{}, &fs.PathError{Op: "openat", Path: path, Err: err}
+		}
+		return heldDir{fd: fd, open: true}, nil
+	}
+}
+
 // describe returns the directory's description; path names it in it and
 // in errors.
 func (d heldDir) describe(path string) (fs.FileInfo, error) {

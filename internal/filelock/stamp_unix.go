@@ -29,6 +29,21 @@ func openDir(path string) (heldDir, error) {
 	return heldDir{f: f}, nil
 }
 
+// openDirAt opens the directory name (not a symbolic link) of the open
+// directory dirfd to keep; path names it.
+func openDirAt(dirfd int, name, path string) (heldDir, error) {
+	for {
+		fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return heldDir{}, &fs.PathError{Op: "openat", Path: path, Err: err}
+		}
+		return heldDir{f: os.NewFile(uintptr(fd), path)}, nil
+	}
+}
+
 // describe returns the directory's description.
 func (d heldDir) describe(string) (fs.FileInfo, error) { return d.f.Stat() }
 

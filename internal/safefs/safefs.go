@@ -7,8 +7,9 @@
 // and a directory below a data home's projects/ is anchored from the home
 // down without following a link, so that a component of its path swapped
 // for a symlink while the operation runs cannot make it act elsewhere (see
-// root.go). Locks (Dir.Lock) and the paths Resolve returns are still used
-// by path. Files are created 0600; replacements are atomic (temp file in
+// root.go). Locks (Dir.Lock) are taken, refreshed and released relative
+// to a handle proven the same way (on Unix systems; see lock_unix.go); the
+// paths Resolve returns are still used by path. Files are created 0600; replacements are atomic (temp file in
 // the same directory, fsync, rename, fsync of the directory).
 package safefs
 
@@ -27,7 +28,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/filelock"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -823,17 +823,6 @@ func (d *Dir) RemoveAll(rel string) error {
 		return fileError("remove", o.path, err)
 	}
 	return nil
-}
-
-// Lock takes the cross-process lock of rel (the directory <rel>.lock next to
-// it); rel "" or "." locks the anchored directory itself (<dir>.lock beside
-// it). See filelock.Acquire.
-func (d *Dir) Lock(ctx context.Context, rel string, opts filelock.Options) (*filelock.Lock, error) {
-	p, err := d.Resolve(rel)
-	if err != nil {
-		return nil, err
-	}
-	return filelock.Acquire(ctx, p, opts)
 }
 
 // MissingDirs returns the directories of path (itself included) that do

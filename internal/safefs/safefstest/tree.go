@@ -16,9 +16,11 @@ import (
 // a rename or a touch anywhere in it changes the hash. With skipLocks,
 // lock directories (<name>.lock and what is in them) and directories' own
 // sizes and times, which change with the locks made in them, are left
-// out: the stores take their locks by path (internal/filelock), the one
-// part of their work that a link swapped in can still lead outside, as an
-// empty directory made, renamed or removed there.
+// out, for a test of code that takes its locks by path
+// (filelock.Acquire), which a link swapped in can lead outside, as an
+// empty directory made, renamed or removed there. safefs.Dir.Lock takes
+// them relative to a proven handle on Unix systems: the swap-race tests
+// compare everything.
 func TreeHash(t testing.TB, root string, skipLocks bool) string {
 	t.Helper()
 	h := sha256.New()

@@ -350,8 +350,9 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 	}
 	created := safefs.MissingDirs(dir)
 	// Made and anchored from the home down, each directory through the one
-	// above it: the marker is written into this directory, and no symlink
-	// put in its place, or in place of projects/, is followed.
+	// above it: the marker is written into this directory and its lock taken
+	// there (Dir.Lock), and no symlink put in its place, or in place of
+	// projects/, is followed.
 	anchored, syncMade, err := safefs.AnchorUnsynced(dir)
 	if err == nil {
 		err = syncMade()
@@ -360,9 +361,8 @@ func fromStore(ctx context.Context, url string, codec storage.Codec, paths stora
 		safefs.RemoveEmptyDirs(created)
 		return rep, err
 	}
-	marker := filepath.Join(dir, migrate.MarkerName)
 	markerOurs := false // the marker is this run's to remove on failure
-	lock, err := filelock.Acquire(ctx, marker, filelock.Options{})
+	lock, err := anchored.Lock(ctx, migrate.MarkerName, filelock.Options{})
 	if err != nil {
 		safefs.RemoveEmptyDirs(created)
 		return rep, fmt.Errorf("locking %s: %w", dir, err)

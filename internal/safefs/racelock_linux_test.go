@@ -1,0 +1,112 @@
+//go:build !safefs_portable
+
+package safefs_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
+	"github.com/lite-agent/lite-agent-go/storage"
+)
+
+// TestSwappedProjectsDirectoryNeverLeadsALockOutside is the swap race of
+// TestSwappedProjectsDirectoryNeverLeadsOutside on the lock directories:
+// while projects/ is exchanged with a symlink to a directory outside the
+// home laid out the same way (renameat2 RENAME_EXCHANGE, in a tight loop),
+// Dir.Lock takes and releases locks in the anchored directory (parked
+// and not), below it, and of the directory itself (beside it, in its
+// parent), and RemoveTree takes its own. Nothing outside may change, lock
+// directories and directories' times included, and every error must be a
+// *storage.Error. With the locks taken by path (Resolve, then
+// filelock.Acquire) the outside tree changed within the first few
+// attempts.
+func TestSwappedProjectsDirectoryNeverLeadsALockOutside(t *testing.T) {
+	for _, each := range []bool{false, true} {
+		name := "anchored before"
+		if each {
+			name = "anchored each time"
+		}
+		t.Run(name, func(t *testing.T) { lockSwapRace(t, each) })
+	}
+}
+
+func lockSwapRace(t *testing.T, anchorEach bool) {
+	home := t.TempDir()
+	outside := t.TempDir()
+	const hash = "0123456789abcdef"
+	projects := filepath.Join(home, "projects")
+	sessions := filepath.Join(projects, hash, "sessions")
+	raceTree(t, sessions)
+	raceTree(t, filepath.Join(outside, hash, "sessions"))
+	want := safefstest.TreeHash(t, outside, false)
+	first, err := safefs.Anchor(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := safefstest.SwapWithLink(t, projects, outside)
+	defer stop()
+
+	typed := func(what string, err error) {
+		t.Helper()
+		var se *storage.Error
+		if err != nil && !errors.As(err, &se) {
+			t.Fatalf("%s: error %v (%T) is not a *storage.Error", what, err, err)
+		}
+	}
+	ctx := context.Background()
+	// A short refresh period makes the held locks refresh (and look at
+	// their directories) while the swaps go on.
+	opts := filelock.Options{Timeout: 200 * time.Millisecond, Stale: 40 * time.Millisecond}
+	parked := opts
+	parked.Park = true
+	const attempts = 1000
+	deadline := time.Now().Add(10 * time.Second)
+	done, locked := 0, 0
+	for i := 0; i < attempts && time.Now().Before(deadline); i++ {
+		done++
+		d, err := first, error(nil)
+		if anchorEach {
+			d, err = safefs.Anchor(sessions)
+			typed("anchor", err)
+		}
+		if err == nil {
+			for _, c := range []struct {
+				rel  string
+				opts filelock.Options
+			}{
+				{"s.jsonl", parked},
+				{"n.json", opts},
+				{"", opts},
+				{"x.context/index.jsonl", opts},
+			} {
+				l, err := d.Lock(ctx, c.rel, c.opts)
+				typed("lock "+c.rel, err)
+				if err != nil {
+					continue
+				}
+				locked++
+				l.ParkOnRelease()
+				if i%8 == 0 {
+					time.Sleep(25 * time.Millisecond) // a refresh or two
+				}
+				typed("check "+c.rel, l.Check())
+				typed("release "+c.rel, l.Release())
+			}
+		}
+		typed("remove tree", safefs.RemoveTree(ctx, storage.KindArchive, sessions, "a.context"))
+		if got := safefstest.TreeHash(t, outside, false); got != want {
+			t.Fatalf("attempt %d (%d locks taken): the directory outside the home changed", i+1, locked)
+		}
+	}
+	stop()
+	if locked == 0 {
+		t.Fatalf("no lock of %d attempts was taken: the test proved nothing", done)
+	}
+	t.Logf("%d attempts, %d locks taken; nothing outside changed", done, locked)
+}
