@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lite-agent/lite-agent-go/internal/filelock"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -53,9 +54,16 @@ func ClearStaleLock(ctx context.Context, root string, dryRun bool) (time.Time, e
 	case dryRun:
 		return st.ModTime(), nil
 	}
+	// Taken through the anchored root (Dir.Lock), so that a link swapped
+	// in for root or a directory above it in the home cannot lead the
+	// takeover and the release out of it.
+	dir, err := safefs.AnchorExisting(root)
+	if err != nil {
+		return time.Time{}, err
+	}
 	opts := lockOptions
 	opts.Timeout = time.Nanosecond // a lock taken meanwhile is reported, not waited for
-	l, err := filelock.Acquire(ctx, filepath.Join(root, MarkerName), opts)
+	l, err := dir.Lock(ctx, MarkerName, opts)
 	if err != nil {
 		if now, serr := os.Lstat(path); serr == nil && time.Since(now.ModTime()) <= cmp.Or(lockOptions.Stale, filelock.DefaultStale) {
 			return time.Time{}, &LockHeldError{Lock: path}
