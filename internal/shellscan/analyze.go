@@ -207,6 +207,11 @@ type analyzer struct {
 	// physical (bash -P -c '…'): each of its cd commands resolves the
 	// symbolic links of its operand, as cd -P does (see physicalCd).
 	physical bool
+	// cdPath are the entries of the environment's CDPATH other than the
+	// working directory itself ("" and "."), and cdableVars marks
+	// cdable_vars set by its BASHOPTS (see Options.Env and cdElsewhere).
+	cdPath     []string
+	cdableVars bool
 	// linkFrom, once a command that may create or move a symbolic link
 	// ran (cp, mv, rsync, some git commands), is the number of accesses
 	// recorded before it ended: no path the line writes after that can
@@ -309,14 +314,16 @@ type analyzer struct {
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
 // see through is recorded in the result's reasons and pathsUnknown.
 func analyzeBash(line, home, workdir string) *bashAnalysis {
-	return analyzeBashRecipes(line, home, workdir, nil)
+	return analyzeBashEnv(line, home, workdir, nil, nil)
 }
 
-// analyzeBashRecipes is analyzeBash with the reader of build recipes (see
-// Options.ReadRecipe) and the variables that hold secrets (see
+// analyzeBashEnv is analyzeBash with the reader of build recipes (see
+// Options.ReadRecipe), the environment the line starts with (see
+// Options.Env) and the variables that hold secrets (see
 // Options.SecretVars).
-func analyzeBashRecipes(line, home, workdir string, read RecipeReader, secretVars ...string) *bashAnalysis {
+func analyzeBashEnv(line, home, workdir string, read RecipeReader, env []string, secretVars ...string) *bashAnalysis {
 	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1, readRecipe: read, secretVars: secretVars}
+	an.cdEnv(env)
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
 	if an.linkFrom >= 0 {
 		from := an.linkFrom

@@ -1,6 +1,9 @@
 package shellscan
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -208,6 +211,64 @@ func stepsBackAfterName(p string) bool {
 			}
 		default:
 			named = true
+		}
+	}
+	return false
+}
+
+// cdEnv records what the environment env tells bash's cd (see
+// Options.Env): the CDPATH entries other than the working directory,
+// cdable_vars in BASHOPTS, and physical in SHELLOPTS, which makes every cd
+// resolve links as cd -P does.
+func (an *analyzer) cdEnv(env []string) {
+	for _, kv := range env {
+		name, v, _ := strings.Cut(kv, "=")
+		switch name {
+		case "CDPATH":
+			an.cdPath = nil // the last entry of a name is the one bash takes
+			for _, e := range strings.Split(v, ":") {
+				if e != "" && e != "." {
+					an.cdPath = append(an.cdPath, e)
+				}
+			}
+		case "BASHOPTS":
+			an.cdableVars = slices.Contains(strings.Split(v, ":"), "cdable_vars")
+		case "SHELLOPTS":
+			an.physical = slices.Contains(strings.Split(v, ":"), "physical")
+		}
+	}
+}
+
+// cdElsewhere reports whether bash's cd (or pushd) of the operand d may,
+// by the environment the line starts with (see cdEnv), enter another
+// directory than d names from the working directory: an entry of CDPATH
+// holds d (bash takes the first entry that does, before ./d), or
+// cdable_vars is set and d is no directory there (cd HOME enters $HOME).
+// A path that starts with / or is ., .. or starts with ./ or ../ is
+// searched for in neither. What the line wrote before may have made
+// either, and a relative CDPATH entry is taken from where cd runs, so
+// both count as may.
+func (an *analyzer) cdElsewhere(d string) bool {
+	if len(an.cdPath) == 0 && !an.cdableVars || path.IsAbs(d) || d == "." || d == ".." ||
+		strings.HasPrefix(d, "./") || strings.HasPrefix(d, "../") {
+		return false
+	}
+	if an.wroteBeforeCd() {
+		return true
+	}
+	for _, e := range an.cdPath {
+		if !path.IsAbs(e) {
+			return true
+		}
+		if _, err := os.Stat(path.Join(e, d)); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	if an.cdableVars {
+		for _, c := range an.a.cwds {
+			if !an.isDirNow(path.Join(c, d)) {
+				return true
+			}
 		}
 	}
 	return false

@@ -1301,6 +1301,13 @@ func (an *analyzer) cd(name string, args []word) {
 		an.cwdUnknown = true
 		return
 	}
+	if an.cdElsewhere(dir.text) {
+		// The environment's CDPATH or cdable_vars may take it elsewhere:
+		// with CDPATH=.:~, cd .ssh enters ~/.ssh when the project has no
+		// .ssh (redteam130).
+		an.cwdUnknown = true
+		return
+	}
 	if throughProcess(dir.text) {
 		// A process's directory in /proc (or a descriptor in /dev/fd):
 		// its cwd, root and fd entries lead where only the shell's own
