@@ -1,0 +1,51 @@
+package shellscan
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCdByEnvironment checks that a cd the environment may send elsewhere
+// (Options.Env) leaves the working directory unknown, so that a relative
+// write after it is opaque (redteam130: with CDPATH=.:~, cd .ssh && echo
+// k >> authorized_keys wrote ~/.ssh/authorized_keys in real bash), while
+// a cd the environment leaves where its operand says is followed as
+// before. HOME in env stands for the home.
+func TestCdByEnvironment(t *testing.T) {
+	root := t.TempDir()
+	home, wd := filepath.Join(root, "home"), filepath.Join(root, "w")
+	for _, d := range []string{filepath.Join(home, ".ssh"), filepath.Join(home, "x"), filepath.Join(wd, "sub")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(home, "x"), filepath.Join(wd, "sub", "deep")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		env, line string
+		opaque    bool
+	}{
+		{"CDPATH=.:HOME", "cd .ssh && echo k >> authorized_keys", true},
+		{"CDPATH=HOME", "pushd .ssh; echo k >> authorized_keys", true},
+		{"CDPATH=:HOME", "cd .ssh/ && echo k >> authorized_keys", true},
+		{"CDPATH=rel", "cd sub && echo x > f", true},
+		{"CDPATH=.:HOME", "mkdir -p sub/x && cd x && echo x > f", true},
+		{"BASHOPTS=cdable_vars:checkwinsize", "cd HOME && echo x >> .bashrc", true},
+		{"SHELLOPTS=braceexpand:physical", "cd sub/deep/.. && echo x >> .bashrc", true},
+		{"CDPATH=.:HOME", "cd sub && echo x > f", false},
+		{"CDPATH=.:HOME", "cd ./.ssh && echo x > f", false},
+		{"CDPATH=.", "cd .ssh && echo x > f", false},
+		{"BASHOPTS=cdable_vars", "cd sub && echo x > f", false},
+		{"SHELLOPTS=braceexpand", "cd sub/deep/.. && echo x >> .bashrc", false},
+		{"SHELLOPTS=physical", "cd sub && echo x > f", false},
+	} {
+		env := []string{"HOME=" + home, strings.ReplaceAll(c.env, "HOME", home)}
+		a := Analyze(c.line, Options{Home: home, Workdir: wd, Env: env})
+		if a.Opaque != c.opaque {
+			t.Errorf("%q with %s: opaque %v (%q), want %v", c.line, c.env, a.Opaque, a.Reasons, c.opaque)
+		}
+	}
+}

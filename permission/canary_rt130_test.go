@@ -1,0 +1,87 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// canaryRT130 are lines of round redteam130 that wrote into the home in
+// real bash, under an environment of the bash tool that tells bash's cd
+// where to go, and were allowed at round 129, which judged each cd by its
+// operand alone: with CDPATH (HOME stands for the home) cd .ssh enters
+// ~/.ssh when the project has no .ssh; with cdable_vars in BASHOPTS, cd
+// HOME enters $HOME when the project has no HOME; with physical in
+// SHELLOPTS, cd sub/deep/.. steps back from where the link sub/deep led.
+// wrote is the file the run creates under the home, link (when set) a
+// link of the project to the home's directory x.
+var canaryRT130 = []struct {
+	env, line, link, wrote string
+}{
+	{env: "CDPATH=.:HOME", line: "cd .ssh && echo evil >> authorized_keys", wrote: ".ssh/authorized_keys"},
+	{env: "CDPATH=HOME", line: "cd .ssh; echo evil >> authorized_keys", wrote: ".ssh/authorized_keys"},
+	{env: "CDPATH=:HOME", line: "pushd .ssh && echo evil >> authorized_keys", wrote: ".ssh/authorized_keys"},
+	{env: "BASHOPTS=cdable_vars", line: "cd HOME && echo x >> .bashrc", wrote: ".bashrc"},
+	{env: "SHELLOPTS=braceexpand:hashall:physical", line: "cd sub/deep/.. && echo x >> .bashrc", link: "sub/deep", wrote: ".bashrc"},
+}
+
+// rt130Ordinary are lines that stay allowed under each environment of
+// canaryRT130: the project's own directories, where neither CDPATH nor
+// cdable_vars looks elsewhere, and no link before a "..".
+var rt130Ordinary = []string{
+	"cd sub && echo x > f", "cd doc && cat a", "cd ./sub && echo x > f", "pushd sub && echo x > f; popd",
+}
+
+// rt130Gate is the gate over the project wd, with the bash tool's
+// environment env.
+func rt130Gate(t *testing.T, home, wd string, env []string) func(line string) permission.Verdict {
+	t.Helper()
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent")}, BashEnv: func() []string { return env }})
+	return func(line string) permission.Verdict {
+		t.Helper()
+		v, err := g.Decide(t.Context(), secretCall(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// TestCanaryRT130CdEnvironment checks that each line of canaryRT130 asks
+// under its environment and writes into the home when run, and that the
+// lines of rt130Ordinary stay allowed there.
+func TestCanaryRT130CdEnvironment(t *testing.T) {
+	t.Parallel()
+	for _, c := range canaryRT130 {
+		t.Run(c.env+"/"+c.line, func(t *testing.T) {
+			t.Parallel()
+			home, wd := unlinkedFixture(t)
+			if err := os.MkdirAll(filepath.Join(home, "x"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if c.link != "" {
+				linkIn(t, wd, c.link, filepath.Join(home, "x"))
+			}
+			env := append(canaryEnv(home), strings.ReplaceAll(c.env, "HOME", home))
+			decide := rt130Gate(t, home, wd, env)
+			if v := decide(c.line); v.Decision != permission.Ask {
+				t.Errorf("%q with %s: %v (%s), want an ask", c.line, c.env, v.Decision, v.Reason)
+			}
+			for _, line := range rt130Ordinary {
+				if v := decide(line); v.Decision != permission.Allow {
+					t.Errorf("%q with %s: %v (%s), want it allowed", line, c.env, v.Decision, v.Reason)
+				}
+			}
+			out := runIn(t, home, wd, c.line, env[len(env)-1])
+			if _, err := os.Stat(filepath.Join(home, c.wrote)); err != nil {
+				t.Errorf("%q with %s did not write ../home/%s when run (%v):\n%s", c.line, c.env, c.wrote, err, out)
+			}
+		})
+	}
+}
