@@ -12,27 +12,32 @@ import (
 )
 
 // canaryRT130 are lines of round redteam130 that wrote into the home in
-// real bash, under an environment of the bash tool that tells bash's cd
-// where to go, and were allowed at round 129, which judged each cd by its
-// operand alone: with CDPATH (HOME stands for the home) cd .ssh enters
-// ~/.ssh when the project has no .ssh; with cdable_vars in BASHOPTS, cd
-// HOME enters $HOME when the project has no HOME; with physical in
-// SHELLOPTS, cd sub/deep/.. steps back from where the link sub/deep led.
-// wrote is the file the run creates under the home, link (when set) a
-// link of the project to the home's directory x.
+// real bash and were allowed at round 129, which judged each cd by its
+// operand alone and followed it once. Under an environment of the bash
+// tool that tells bash's cd where to go (env; HOME stands for the home):
+// with CDPATH, cd .ssh enters ~/.ssh when the project has no .ssh; with
+// cdable_vars in BASHOPTS, cd HOME enters $HOME when the project has no
+// HOME; with physical in SHELLOPTS, cd sub/deep/.. steps back from where
+// the link sub/deep led. In a loop, cd sub runs again from sub and enters
+// sub/sub. wrote is the file the run creates under the home, link (when
+// set) a link of the project to the home's directory to.
 var canaryRT130 = []struct {
-	env, line, link, wrote string
+	env, line, link, to, wrote string
 }{
 	{env: "CDPATH=.:HOME", line: "cd .ssh && echo evil >> authorized_keys", wrote: ".ssh/authorized_keys"},
 	{env: "CDPATH=HOME", line: "cd .ssh; echo evil >> authorized_keys", wrote: ".ssh/authorized_keys"},
 	{env: "CDPATH=:HOME", line: "pushd .ssh && echo evil >> authorized_keys", wrote: ".ssh/authorized_keys"},
 	{env: "BASHOPTS=cdable_vars", line: "cd HOME && echo x >> .bashrc", wrote: ".bashrc"},
-	{env: "SHELLOPTS=braceexpand:hashall:physical", line: "cd sub/deep/.. && echo x >> .bashrc", link: "sub/deep", wrote: ".bashrc"},
+	{env: "SHELLOPTS=braceexpand:hashall:physical", line: "cd sub/deep/.. && echo x >> .bashrc", link: "sub/deep", to: "x", wrote: ".bashrc"},
+	{line: "for i in 1 2; do cd sub; done; echo x >> .bashrc", link: "sub/sub", wrote: ".bashrc"},
+	{line: "while cd sub; do :; done; echo x >> .bashrc", link: "sub/sub", wrote: ".bashrc"},
+	{line: "for i in 1 2; do cd sub; echo x >> .bashrc; done", link: "sub/sub", wrote: ".bashrc"},
+	{line: "until ! pushd sub; do :; done; echo x >> .bashrc", link: "sub/sub", wrote: ".bashrc"},
 }
 
-// rt130Ordinary are lines that stay allowed under each environment of
+// rt130Ordinary are lines that stay allowed beside each line of
 // canaryRT130: the project's own directories, where neither CDPATH nor
-// cdable_vars looks elsewhere, and no link before a "..".
+// cdable_vars looks elsewhere, no link before a "..", and no cd in a loop.
 var rt130Ordinary = []string{
 	"cd sub && echo x > f", "cd doc && cat a", "cd ./sub && echo x > f", "pushd sub && echo x > f; popd",
 }
@@ -53,10 +58,10 @@ func rt130Gate(t *testing.T, home, wd string, env []string) func(line string) pe
 	}
 }
 
-// TestCanaryRT130CdEnvironment checks that each line of canaryRT130 asks
-// under its environment and writes into the home when run, and that the
-// lines of rt130Ordinary stay allowed there.
-func TestCanaryRT130CdEnvironment(t *testing.T) {
+// TestCanaryRT130Cd checks that each line of canaryRT130 asks under its
+// environment and writes into the home when run, and that the lines of
+// rt130Ordinary stay allowed there.
+func TestCanaryRT130Cd(t *testing.T) {
 	t.Parallel()
 	for _, c := range canaryRT130 {
 		t.Run(c.env+"/"+c.line, func(t *testing.T) {
@@ -66,9 +71,13 @@ func TestCanaryRT130CdEnvironment(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.link != "" {
-				linkIn(t, wd, c.link, filepath.Join(home, "x"))
+				linkIn(t, wd, c.link, filepath.Join(home, c.to))
 			}
-			env := append(canaryEnv(home), strings.ReplaceAll(c.env, "HOME", home))
+			var extra []string
+			if c.env != "" {
+				extra = append(extra, strings.ReplaceAll(c.env, "HOME", home))
+			}
+			env := append(canaryEnv(home), extra...)
 			decide := rt130Gate(t, home, wd, env)
 			if v := decide(c.line); v.Decision != permission.Ask {
 				t.Errorf("%q with %s: %v (%s), want an ask", c.line, c.env, v.Decision, v.Reason)
@@ -78,7 +87,7 @@ func TestCanaryRT130CdEnvironment(t *testing.T) {
 					t.Errorf("%q with %s: %v (%s), want it allowed", line, c.env, v.Decision, v.Reason)
 				}
 			}
-			out := runIn(t, home, wd, c.line, env[len(env)-1])
+			out := runIn(t, home, wd, c.line, extra...)
 			if _, err := os.Stat(filepath.Join(home, c.wrote)); err != nil {
 				t.Errorf("%q with %s did not write ../home/%s when run (%v):\n%s", c.line, c.env, c.wrote, err, out)
 			}

@@ -309,6 +309,9 @@ type analyzer struct {
 	// calls whose output provably carries no value (see markQuietEnv).
 	callNode *syntax.CallExpr
 	quietEnv map[*syntax.CallExpr]bool
+	// inLoop holds the simple commands of the line's loops, which may
+	// run more than once (see markLoop).
+	inLoop map[*syntax.CallExpr]bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
@@ -674,6 +677,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		}
 	case *syntax.WhileClause:
 		an.looped, an.unordered = true, true
+		an.markLoop(n)
 	case *syntax.BinaryCmd:
 		switch n.Op {
 		case syntax.Pipe, syntax.PipeAll:
@@ -700,6 +704,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		an.decl(n, src)
 	case *syntax.ForClause:
 		an.looped, an.unordered = true, true
+		an.markLoop(n)
 		if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
 			an.loopValues(it, src)
 		}

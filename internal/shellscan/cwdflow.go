@@ -273,3 +273,18 @@ func (an *analyzer) cdElsewhere(d string) bool {
 	}
 	return false
 }
+
+// markLoop records the simple commands of the loop n (its condition and
+// its body) as commands that may run more than once: a cd among them may
+// start again from where it led (see cd).
+func (an *analyzer) markLoop(n syntax.Node) {
+	if an.inLoop == nil {
+		an.inLoop = map[*syntax.CallExpr]bool{}
+	}
+	syntax.Walk(n, func(m syntax.Node) bool {
+		if c, ok := m.(*syntax.CallExpr); ok {
+			an.inLoop[c] = true
+		}
+		return true
+	})
+}

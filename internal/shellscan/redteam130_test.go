@@ -49,3 +49,30 @@ func TestCdByEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestCdInLoop checks that a cd of a relative operand in a loop, which
+// may run again from where it led, leaves the working directory unknown
+// (redteam130: for i in 1 2; do cd sub; done; echo x >> .bashrc, with
+// sub/sub a link to the home, wrote ~/.bashrc in real bash), while a cd
+// that leads to the same place each time, or one after the loop, is
+// followed as before.
+func TestCdInLoop(t *testing.T) {
+	for _, c := range []struct {
+		line   string
+		opaque bool
+	}{
+		{"for i in 1 2; do cd sub; done; echo x >> .bashrc", true},
+		{"while cd sub; do :; done; echo x >> .bashrc", true},
+		{"until ! pushd sub; do :; done; echo x >> .bashrc", true},
+		{"for i in 1 2; do echo x >> .bashrc; cd sub; done", true},
+		{"for i in 1 2; do cd sub && echo x > f; done", true},
+		{"for i in 1 2; do cd ..; done; echo x > f", true},
+		{"for i in 1 2; do cd /w/sub; echo x > f; done", false},
+		{"for i in 1 2; do cd .; echo x > f; done", false},
+		{"for f in a b; do cat $f; done; cd sub && echo x > f", false},
+	} {
+		if a := Analyze(c.line, Options{Home: "/h", Workdir: "/w"}); a.Opaque != c.opaque {
+			t.Errorf("%q: opaque %v (%q), want %v", c.line, a.Opaque, a.Reasons, c.opaque)
+		}
+	}
+}
