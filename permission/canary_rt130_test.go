@@ -4,7 +4,9 @@ package permission_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,5 +94,56 @@ func TestCanaryRT130Cd(t *testing.T) {
 				t.Errorf("%q with %s did not write ../home/%s when run (%v):\n%s", c.line, c.env, c.wrote, err, out)
 			}
 		})
+	}
+}
+
+// canaryRT130Go are go -C lines of round redteam130, each allowed at round
+// 129 while the real run ran the Go code the line wrote into the
+// directory -C names, which wrote ../home/pwned (from tools): go -C was
+// followed for go build and go test -c only, and go generate and go test
+// judged the code of the directory the line runs in.
+var canaryRT130Go = []string{
+	`printf 'package main\n//go:generate touch ../../home/pwned\n' > tools/gen.go && go -C tools generate`,
+	`printf 'package main\n//go:generate touch ../../home/pwned\n' > tools/gen.go && go -C=tools generate ./...`,
+	`printf 'package t\nimport ("os"; "testing")\nfunc TestX(t *testing.T) { os.WriteFile("../../home/pwned", nil, 0o644) }\n' > tools/x_test.go && go -C tools test ./...`,
+}
+
+// rt130GoOrdinary are go -C lines that stay allowed in the project of
+// canaryRT130Go, which writes no Go file first.
+var rt130GoOrdinary = []string{
+	"go -C tools test ./...", "go -C tools generate", "go -C tools vet ./...", "go -C tools build ./...",
+}
+
+// TestCanaryRT130GoDir checks that each line of canaryRT130Go asks and
+// runs the code it wrote when run, and that rt130GoOrdinary stays allowed.
+func TestCanaryRT130GoDir(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"tools/go.mod": "module example.com/tools\n\ngo 1.21\n", "tools/t.go": "package t\n"}
+	for i, line := range canaryRT130Go {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			t.Parallel()
+			home, wd, ok := decidedIn(t, "go", line, "tools/go.mod", permission.Ask, func(home, wd string) {
+				writeTreeMode(t, wd, files, 0o644)
+			})
+			if !ok {
+				return
+			}
+			goBin, err := exec.LookPath("go")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := runIn(t, home, wd, line, "PATH="+filepath.Dir(goBin)+":/usr/local/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=")
+			if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
+				t.Errorf("%q did not write ../home/pwned when run (%v):\n%s", line, err, out)
+			}
+		})
+	}
+	home, wd := unlinkedFixture(t)
+	writeTreeMode(t, wd, files, 0o644)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt130GoOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("%q: %v (%s), want it allowed", line, v.Decision, v.Reason)
+		}
 	}
 }

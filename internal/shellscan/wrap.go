@@ -1301,14 +1301,15 @@ func (an *analyzer) cd(name string, args []word) {
 		an.cwdUnknown = true
 		return
 	}
-	if an.inLoop[an.callNode] && !path.IsAbs(dir.text) && path.Clean(dir.text) != "." {
+	shell := name == "cd" || name == "pushd" // not go -C, whose change ends with it
+	if shell && an.inLoop[an.callNode] && !path.IsAbs(dir.text) && path.Clean(dir.text) != "." {
 		// A loop may run it again from where it led: for i in 1 2; do cd
 		// sub; done enters sub/sub, which may be a link to the home
 		// (redteam130).
 		an.cwdUnknown = true
 		return
 	}
-	if an.cdElsewhere(dir.text) {
+	if shell && an.cdElsewhere(dir.text) {
 		// The environment's CDPATH or cdable_vars may take it elsewhere:
 		// with CDPATH=.:~, cd .ssh enters ~/.ssh when the project has no
 		// .ssh (redteam130).
