@@ -21,8 +21,10 @@ import (
 // cdable_vars in BASHOPTS, cd HOME enters $HOME when the project has no
 // HOME; with physical in SHELLOPTS, cd sub/deep/.. steps back from where
 // the link sub/deep led. In a loop, cd sub runs again from sub and enters
-// sub/sub. wrote is the file the run creates under the home, link (when
-// set) a link of the project to the home's directory to.
+// sub/sub. With a directory of PATH taken from the working directory
+// (".", an empty entry, node_modules/.bin), a program the line wrote there
+// ran by its bare name. wrote is the file the run creates under the home,
+// link (when set) a link of the project to the home's directory to.
 var canaryRT130 = []struct {
 	env, line, link, to, wrote string
 }{
@@ -35,6 +37,12 @@ var canaryRT130 = []struct {
 	{line: "while cd sub; do :; done; echo x >> .bashrc", link: "sub/sub", wrote: ".bashrc"},
 	{line: "for i in 1 2; do cd sub; echo x >> .bashrc; done", link: "sub/sub", wrote: ".bashrc"},
 	{line: "until ! pushd sub; do :; done; echo x >> .bashrc", link: "sub/sub", wrote: ".bashrc"},
+	// A program run by its bare name that the line wrote into a
+	// directory of PATH taken from the working directory.
+	{env: "PATH=.:/usr/bin:/bin", line: `printf '#!/bin/sh\necho x >> ~/.bashrc\n' > cat && chmod +x cat && cat README`, wrote: ".bashrc"},
+	{env: "PATH=/usr/bin:/bin:", line: `printf '#!/bin/sh\necho x >> ~/.bashrc\n' > lint-all && chmod +x lint-all && lint-all`, wrote: ".bashrc"},
+	{env: "PATH=node_modules/.bin:/usr/bin:/bin", line: `mkdir -p node_modules/.bin && printf '#!/bin/sh\necho x >> ~/.bashrc\n' > node_modules/.bin/grep && chmod +x node_modules/.bin/grep && grep -r x doc`, wrote: ".bashrc"},
+	{env: "PATH=.:/usr/bin:/bin", line: `printf '#!/bin/sh\necho x >> ~/.bashrc\n' > sub/ls && chmod +x sub/ls && cd sub && ls`, wrote: ".bashrc"},
 }
 
 // rt130Ordinary are lines that stay allowed beside each line of

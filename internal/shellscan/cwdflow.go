@@ -216,10 +216,11 @@ func stepsBackAfterName(p string) bool {
 	return false
 }
 
-// cdEnv records what the environment env tells bash's cd (see
-// Options.Env): the CDPATH entries other than the working directory,
-// cdable_vars in BASHOPTS, and physical in SHELLOPTS, which makes every cd
-// resolve links as cd -P does.
+// cdEnv records what the environment env tells bash's cd and its search
+// of PATH (see Options.Env): the CDPATH entries other than the working
+// directory, cdable_vars in BASHOPTS, physical in SHELLOPTS, which makes
+// every cd resolve links as cd -P does, and the directories of PATH that
+// are not absolute.
 func (an *analyzer) cdEnv(env []string) {
 	for _, kv := range env {
 		name, v, _ := strings.Cut(kv, "=")
@@ -235,8 +236,36 @@ func (an *analyzer) cdEnv(env []string) {
 			an.cdableVars = slices.Contains(strings.Split(v, ":"), "cdable_vars")
 		case "SHELLOPTS":
 			an.physical = slices.Contains(strings.Split(v, ":"), "physical")
+		case "PATH":
+			an.relPath = nil
+			for _, e := range strings.Split(v, ":") {
+				if !path.IsAbs(e) {
+					an.relPath = append(an.relPath, path.Join(".", e))
+				}
+			}
 		}
 	}
+}
+
+// pathSearched returns the files bash may run for the program name: name
+// itself when it holds a slash, and otherwise name in each directory of
+// the environment's PATH that is taken from the working directory (".",
+// an empty entry, bin, ./node_modules/.bin), where the line may write it
+// (redteam130: with PATH=.:/usr/bin, printf … > cat && chmod +x cat && cat
+// README.md ran the cat it wrote). The directories of PATH that are
+// absolute are the system's, which a line that writes there is opaque for.
+func (an *analyzer) pathSearched(name string) []string {
+	if strings.Contains(name, "/") {
+		return []string{name}
+	}
+	if name == "" {
+		return nil
+	}
+	names := make([]string, 0, len(an.relPath))
+	for _, d := range an.relPath {
+		names = append(names, d+"/"+name)
+	}
+	return names
 }
 
 // cdElsewhere reports whether bash's cd (or pushd) of the operand d may,

@@ -76,3 +76,33 @@ func TestCdInLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestPathFromWorkingDirectory checks that a program run by its bare name
+// that the line wrote into a directory of the environment's PATH taken
+// from the working directory (".", an empty entry, bin) makes the line
+// opaque (redteam130: with PATH=.:/usr/bin, printf … > cat && chmod +x
+// cat && cat README.md ran the cat it wrote), while one written
+// elsewhere, or under an absolute PATH, is judged as before.
+func TestPathFromWorkingDirectory(t *testing.T) {
+	for _, c := range []struct {
+		path, line string
+		opaque     bool
+	}{
+		{".:/usr/bin", "printf x > cat && chmod +x cat && cat README.md", true},
+		{"/usr/bin:", "printf x > lint-all && chmod +x lint-all && lint-all", true},
+		{"/usr/bin::/bin", "cp kit/tool git && git status", true},
+		{"node_modules/.bin:/usr/bin", "printf x > node_modules/.bin/grep && grep -r x .", true},
+		{"./bin:/usr/bin", "cp -r kit/bin . && ls", true},
+		{".:/usr/bin", "printf x > sub/ls && cd sub && ls", true},
+		{".:/usr/bin", "printf x > sub/ls && ls", false},
+		{"./bin:/usr/bin", "printf x > cat && cat README.md", false},
+		{"/usr/bin:/bin", "printf x > cat && cat README.md", false},
+		{".:/usr/bin", "python3 -m spacy info", false},
+		{".:/usr/bin", "rm -f cat && cat README.md", false},
+	} {
+		a := Analyze(c.line, Options{Home: "/h", Workdir: "/w", Env: []string{"PATH=" + c.path}})
+		if a.Opaque != c.opaque {
+			t.Errorf("%q with PATH=%s: opaque %v (%q), want %v", c.line, c.path, a.Opaque, a.Reasons, c.opaque)
+		}
+	}
+}

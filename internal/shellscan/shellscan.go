@@ -44,8 +44,11 @@ type Options struct {
 	// of which the analysis reads what changes where bash's cd and pushd
 	// go: CDPATH (cd sub enters $CDPATH/sub when that exists, before
 	// ./sub), cdable_vars in BASHOPTS (cd HOME enters $HOME when ./HOME is
-	// no directory) and physical in SHELLOPTS (every cd is cd -P). A cd
-	// that may go elsewhere by them leaves the working directory unknown.
+	// no directory) and physical in SHELLOPTS (every cd is cd -P), and
+	// the directories of PATH taken from the working directory (".", an
+	// empty entry, bin). A cd that may go elsewhere by them leaves the
+	// working directory unknown, and a program run by its bare name that
+	// the line wrote into such a directory of PATH is a program it writes.
 	// Nil knows none of them set.
 	Env []string
 }
