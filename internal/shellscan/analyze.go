@@ -207,8 +207,8 @@ type analyzer struct {
 	// physical (bash -P -c '…'): each of its cd commands resolves the
 	// symbolic links of its operand, as cd -P does (see physicalCd).
 	physical bool
-	// cdPath are the entries of the environment's CDPATH other than the
-	// working directory itself ("" and "."), and cdableVars marks
+	// cdPath are the entries of the environment's CDPATH, the working
+	// directory ("" too) as ".", none when it holds no other; cdableVars marks
 	// cdable_vars set by its BASHOPTS (see Options.Env and cdElsewhere).
 	cdPath     []string
 	cdableVars bool

@@ -228,9 +228,13 @@ func (an *analyzer) cdEnv(env []string) {
 		case "CDPATH":
 			an.cdPath = nil // the last entry of a name is the one bash takes
 			for _, e := range strings.Split(v, ":") {
-				if e != "" && e != "." {
-					an.cdPath = append(an.cdPath, e)
+				if e == "" {
+					e = "."
 				}
+				an.cdPath = append(an.cdPath, path.Clean(e))
+			}
+			if !slices.ContainsFunc(an.cdPath, func(e string) bool { return e != "." }) {
+				an.cdPath = nil // the working directory alone, as without CDPATH
 			}
 		case "BASHOPTS":
 			an.cdableVars = slices.Contains(strings.Split(v, ":"), "cdable_vars")
@@ -271,7 +275,9 @@ func (an *analyzer) pathSearched(name string) []string {
 // cdElsewhere reports whether bash's cd (or pushd) of the operand d may,
 // by the environment the line starts with (see cdEnv), enter another
 // directory than d names from the working directory: an entry of CDPATH
-// holds d (bash takes the first entry that does, before ./d), or
+// holds d (bash takes the first entry that does, and ./d last unless an
+// entry "." or "" comes before: with CDPATH=.:~, cd sub enters ./sub
+// when that is a directory, and ~/sub otherwise), or
 // cdable_vars is set and d is no directory there (cd HOME enters $HOME).
 // A path that starts with / or is ., .. or starts with ./ or ../ is
 // searched for in neither. What the line wrote before may have made
@@ -285,12 +291,20 @@ func (an *analyzer) cdElsewhere(d string) bool {
 	if an.wroteBeforeCd() {
 		return true
 	}
-	for _, e := range an.cdPath {
-		if !path.IsAbs(e) {
-			return true
-		}
-		if _, err := os.Stat(path.Join(e, d)); !errors.Is(err, fs.ErrNotExist) {
-			return true
+	for _, c := range an.a.cwds {
+		for _, e := range an.cdPath {
+			if e == "." {
+				if an.isDirNow(path.Join(c, d)) {
+					break // bash enters ./d before the entries after "."
+				}
+				continue
+			}
+			if !path.IsAbs(e) {
+				return true
+			}
+			if _, err := os.Stat(path.Join(e, d)); !errors.Is(err, fs.ErrNotExist) {
+				return true
+			}
 		}
 	}
 	if an.cdableVars {
