@@ -140,7 +140,15 @@ func TestCanaryRT130GoDir(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := runIn(t, home, wd, line, "PATH="+filepath.Dir(goBin)+":/usr/local/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=")
+			// The build cache of the test's go, which a fake home would
+			// start empty: go test builds its binary within runIn's
+			// minute on a loaded machine then.
+			cache, err := exec.Command(goBin, "env", "GOCACHE").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := runIn(t, home, wd, line, "PATH="+filepath.Dir(goBin)+":/usr/local/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=",
+				"GOCACHE="+strings.TrimSpace(string(cache)))
 			if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
 				t.Errorf("%q did not write ../home/pwned when run (%v):\n%s", line, err, out)
 			}
