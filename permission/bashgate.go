@@ -64,7 +64,14 @@ func (g *Gate) screenBash(call Call) bashScreen {
 	if !ok {
 		return bashScreen{}
 	}
-	a := shellscan.Analyze(line, shellscan.Options{Home: g.home, Workdir: g.workdir, ReadRecipe: readRecipe, SecretVars: g.secretVars()})
+	// The environment tells bash's cd where to go (CDPATH, BASHOPTS,
+	// SHELLOPTS): GateOptions.BashEnv's, or the gate process's own, which
+	// the bash tool passes on when that is not set.
+	env := g.bashEnv()
+	if g.opts.BashEnv == nil {
+		env = os.Environ()
+	}
+	a := shellscan.Analyze(line, shellscan.Options{Home: g.home, Workdir: g.workdir, ReadRecipe: readRecipe, SecretVars: g.secretVars(), Env: env})
 	s := bashScreen{secret: g.secretRead(a)}
 	if a.Opaque {
 		s.opaque = a.Reason()

@@ -207,6 +207,14 @@ type analyzer struct {
 	// physical (bash -P -c '…'): each of its cd commands resolves the
 	// symbolic links of its operand, as cd -P does (see physicalCd).
 	physical bool
+	// cdPath are the entries of the environment's CDPATH, the working
+	// directory ("" too) as ".", none when it holds no other; cdableVars marks
+	// cdable_vars set by its BASHOPTS (see Options.Env and cdElsewhere).
+	cdPath     []string
+	cdableVars bool
+	// relPath are the directories of the environment's PATH that are
+	// taken from the working directory ("" as "."; see pathSearched).
+	relPath []string
 	// linkFrom, once a command that may create or move a symbolic link
 	// ran (cp, mv, rsync, some git commands), is the number of accesses
 	// recorded before it ended: no path the line writes after that can
@@ -304,19 +312,24 @@ type analyzer struct {
 	// calls whose output provably carries no value (see markQuietEnv).
 	callNode *syntax.CallExpr
 	quietEnv map[*syntax.CallExpr]bool
+	// inLoop holds the simple commands of the line's loops, which may
+	// run more than once (see markLoop).
+	inLoop map[*syntax.CallExpr]bool
 }
 
 // analyzeBash analyzes a bash command line. It never fails: what it cannot
 // see through is recorded in the result's reasons and pathsUnknown.
 func analyzeBash(line, home, workdir string) *bashAnalysis {
-	return analyzeBashRecipes(line, home, workdir, nil)
+	return analyzeBashEnv(line, home, workdir, nil, nil)
 }
 
-// analyzeBashRecipes is analyzeBash with the reader of build recipes (see
-// Options.ReadRecipe) and the variables that hold secrets (see
+// analyzeBashEnv is analyzeBash with the reader of build recipes (see
+// Options.ReadRecipe), the environment the line starts with (see
+// Options.Env) and the variables that hold secrets (see
 // Options.SecretVars).
-func analyzeBashRecipes(line, home, workdir string, read RecipeReader, secretVars ...string) *bashAnalysis {
+func analyzeBashEnv(line, home, workdir string, read RecipeReader, env []string, secretVars ...string) *bashAnalysis {
 	an := &analyzer{home: home, workdir: workdir, a: &bashAnalysis{cwds: []string{""}}, linkFrom: -1, cur: -1, readRecipe: read, secretVars: secretVars}
+	an.cdEnv(env)
 	an.a.parsed = an.script(line, syntax.LangBash, 0)
 	if an.linkFrom >= 0 {
 		from := an.linkFrom
@@ -381,69 +394,85 @@ func (an *analyzer) runsWritten() {
 		return
 	}
 	for _, u := range an.a.units {
-		if !strings.Contains(u.name, "/") {
+		for _, name := range an.pathSearched(u.name) {
+			if an.runsWrittenAs(u, name, !strings.Contains(u.name, "/")) {
+				return
+			}
+		}
+	}
+}
+
+// runsWrittenAs is runsWritten for the unit u, whose program is the file
+// name (relative to each candidate working directory unless absolute):
+// it makes the line opaque and reports true when the line writes it.
+// For a name PATH found (searched), the words given to commands the
+// analysis does not model are left out, since a command guessed among
+// them (python3 -m spacy info guesses spacy) names the very word, and so
+// are deletes (bun run rm -f c guesses c).
+func (an *analyzer) runsWrittenAs(u unit, name string, searched bool) bool {
+	for _, acc := range an.a.accesses {
+		if searched && (acc.unknown || acc.mode == modeDelete) {
 			continue
 		}
-		for _, acc := range an.a.accesses {
-			// A wrapper's unit, or one guessed among an unmodelled
-			// command's words (kubectl set env deploy/x), is not run
-			// after what the words name.
-			if acc.unknown && (acc.built || acc.own || u.wrapper) || !acc.unknown && (acc.mode == modeRead || acc.built) {
-				continue
+		// A wrapper's unit, or one guessed among an unmodelled
+		// command's words (kubectl set env deploy/x), is not run
+		// after what the words name.
+		if acc.unknown && (acc.built || acc.own || u.wrapper) || !acc.unknown && (acc.mode == modeRead || acc.built) {
+			continue
+		}
+		for _, c := range an.a.cwds {
+			// The program, and the file it is once the links of the
+			// workdir on its way are followed (npx tool, with
+			// node_modules/.bin/tool -> ../../tools/tool.sh, runs
+			// tools/tool.sh; round 129).
+			runs := []string{an.resolve(c, name)}
+			if l := an.codeThroughLinks(codeUse{path: an.resolve(c, name)}); len(l) > 0 {
+				runs = append(runs, l[0].path)
 			}
-			for _, c := range an.a.cwds {
-				// The program, and the file it is once the links of the
-				// workdir on its way are followed (npx tool, with
-				// node_modules/.bin/tool -> ../../tools/tool.sh, runs
-				// tools/tool.sh; round 129).
-				runs := []string{an.resolve(c, u.name)}
-				if l := an.codeThroughLinks(codeUse{path: an.resolve(c, u.name)}); len(l) > 0 {
-					runs = append(runs, l[0].path)
+			for _, c2 := range an.a.cwds {
+				// Both made absolute when the workdir is known:
+				// "$PWD"/s runs the s the line wrote (review67g:
+				// cp /bin/rm s && "$PWD"/s -f c was allowed).
+				wrote := an.resolve(c2, acc.path)
+				// A word given to a command the analysis does not
+				// model may be a directory it writes into (cmake -E
+				// copy kit/tsc node_modules/.bin && npx tsc), but for
+				// the virtual environment a line makes, whose own
+				// programs it then runs (python3 -m venv v && v/bin/pip),
+				// and a working directory (pip install -e .), which the
+				// gate judges as a directory that holds the project's
+				// protected paths.
+				into := acc.unknown
+				for _, z := range an.linkZones {
+					if !z.nodeModules && an.resolve(c2, z.dir) == wrote {
+						into = false
+					}
 				}
-				for _, c2 := range an.a.cwds {
-					// Both made absolute when the workdir is known:
-					// "$PWD"/s runs the s the line wrote (review67g:
-					// cp /bin/rm s && "$PWD"/s -f c was allowed).
-					wrote := an.resolve(c2, acc.path)
-					// A word given to a command the analysis does not
-					// model may be a directory it writes into (cmake -E
-					// copy kit/tsc node_modules/.bin && npx tsc), but for
-					// the virtual environment a line makes, whose own
-					// programs it then runs (python3 -m venv v && v/bin/pip),
-					// and a working directory (pip install -e .), which the
-					// gate judges as a directory that holds the project's
-					// protected paths.
-					into := acc.unknown
-					for _, z := range an.linkZones {
-						if !z.nodeModules && an.resolve(c2, z.dir) == wrote {
-							into = false
-						}
+				for _, c3 := range an.a.cwds {
+					if an.resolve(c3, ".") == wrote {
+						into = false
 					}
-					for _, c3 := range an.a.cwds {
-						if an.resolve(c3, ".") == wrote {
-							into = false
-						}
+				}
+				if acc.unknown && !acc.pattern {
+					// A word of a command the analysis does not model
+					// is no write writeThroughLinks saw: followed here.
+					if l := an.codeThroughLinks(codeUse{path: wrote}); len(l) > 0 {
+						wrote = l[0].path
 					}
-					if acc.unknown && !acc.pattern {
-						// A word of a command the analysis does not model
-						// is no write writeThroughLinks saw: followed here.
-						if l := an.codeThroughLinks(codeUse{path: wrote}); len(l) > 0 {
-							wrote = l[0].path
+				}
+				for _, run := range runs {
+					if run == wrote || (acc.tree || acc.pattern || into) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
+						if acc.pattern && !patternMayMatch(wrote, run) {
+							continue
 						}
-					}
-					for _, run := range runs {
-						if run == wrote || (acc.tree || acc.pattern || into) && strings.HasPrefix(run, wrote+"/") || acc.pattern {
-							if acc.pattern && !patternMayMatch(wrote, run) {
-								continue
-							}
-							an.opaque("the line runs " + clipName(u.name) + ", a program it writes")
-							return
-						}
+						an.opaque("the line runs " + clipName(u.name) + ", a program it writes")
+						return true
 					}
 				}
 			}
 		}
 	}
+	return false
 }
 
 // maxGuessedPathChecks bounds the comparisons of runsWrittenGuessed
@@ -667,6 +696,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		}
 	case *syntax.WhileClause:
 		an.looped, an.unordered = true, true
+		an.markLoop(n)
 	case *syntax.BinaryCmd:
 		switch n.Op {
 		case syntax.Pipe, syntax.PipeAll:
@@ -693,6 +723,7 @@ func (an *analyzer) node(n syntax.Node, src string, depth int) bool {
 		an.decl(n, src)
 	case *syntax.ForClause:
 		an.looped, an.unordered = true, true
+		an.markLoop(n)
 		if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
 			an.loopValues(it, src)
 		}

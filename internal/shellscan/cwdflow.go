@@ -1,6 +1,9 @@
 package shellscan
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -211,4 +214,120 @@ func stepsBackAfterName(p string) bool {
 		}
 	}
 	return false
+}
+
+// cdEnv records what the environment env tells bash's cd and its search
+// of PATH (see Options.Env): the CDPATH entries other than the working
+// directory, cdable_vars in BASHOPTS, physical in SHELLOPTS, which makes
+// every cd resolve links as cd -P does, and the directories of PATH that
+// are not absolute.
+func (an *analyzer) cdEnv(env []string) {
+	for _, kv := range env {
+		name, v, _ := strings.Cut(kv, "=")
+		switch name {
+		case "CDPATH":
+			an.cdPath = nil // the last entry of a name is the one bash takes
+			for _, e := range strings.Split(v, ":") {
+				if e == "" {
+					e = "."
+				}
+				an.cdPath = append(an.cdPath, path.Clean(e))
+			}
+			if !slices.ContainsFunc(an.cdPath, func(e string) bool { return e != "." }) {
+				an.cdPath = nil // the working directory alone, as without CDPATH
+			}
+		case "BASHOPTS":
+			an.cdableVars = slices.Contains(strings.Split(v, ":"), "cdable_vars")
+		case "SHELLOPTS":
+			an.physical = slices.Contains(strings.Split(v, ":"), "physical")
+		case "PATH":
+			an.relPath = nil
+			for _, e := range strings.Split(v, ":") {
+				if !path.IsAbs(e) {
+					an.relPath = append(an.relPath, path.Join(".", e))
+				}
+			}
+		}
+	}
+}
+
+// pathSearched returns the files bash may run for the program name: name
+// itself when it holds a slash, and otherwise name in each directory of
+// the environment's PATH that is taken from the working directory (".",
+// an empty entry, bin, ./node_modules/.bin), where the line may write it
+// (redteam130: with PATH=.:/usr/bin, printf … > cat && chmod +x cat && cat
+// README.md ran the cat it wrote). The directories of PATH that are
+// absolute are the system's, which a line that writes there is opaque for.
+func (an *analyzer) pathSearched(name string) []string {
+	if strings.Contains(name, "/") {
+		return []string{name}
+	}
+	if name == "" {
+		return nil
+	}
+	names := make([]string, 0, len(an.relPath))
+	for _, d := range an.relPath {
+		names = append(names, d+"/"+name)
+	}
+	return names
+}
+
+// cdElsewhere reports whether bash's cd (or pushd) of the operand d may,
+// by the environment the line starts with (see cdEnv), enter another
+// directory than d names from the working directory: an entry of CDPATH
+// holds d (bash takes the first entry that does, and ./d last unless an
+// entry "." or "" comes before: with CDPATH=.:~, cd sub enters ./sub
+// when that is a directory, and ~/sub otherwise), or
+// cdable_vars is set and d is no directory there (cd HOME enters $HOME).
+// A path that starts with / or is ., .. or starts with ./ or ../ is
+// searched for in neither. What the line wrote before may have made
+// either, and a relative CDPATH entry is taken from where cd runs, so
+// both count as may.
+func (an *analyzer) cdElsewhere(d string) bool {
+	if len(an.cdPath) == 0 && !an.cdableVars || path.IsAbs(d) || d == "." || d == ".." ||
+		strings.HasPrefix(d, "./") || strings.HasPrefix(d, "../") {
+		return false
+	}
+	if an.wroteBeforeCd() {
+		return true
+	}
+	for _, c := range an.a.cwds {
+		for _, e := range an.cdPath {
+			if e == "." {
+				if an.isDirNow(path.Join(c, d)) {
+					break // bash enters ./d before the entries after "."
+				}
+				continue
+			}
+			if !path.IsAbs(e) {
+				return true
+			}
+			if _, err := os.Stat(path.Join(e, d)); !errors.Is(err, fs.ErrNotExist) {
+				return true
+			}
+		}
+	}
+	if an.cdableVars {
+		for _, c := range an.a.cwds {
+			if !an.isDirNow(path.Join(c, d)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// markLoop records the simple commands of the loop n (its condition and
+// its body) as commands that may run more than once: a cd among them may
+// start again from where it led (see cd).
+func (an *analyzer) markLoop(n syntax.Node) {
+	if an.inLoop == nil {
+		an.inLoop = map[*syntax.CallExpr]bool{}
+	}
+	syntax.Walk(n, func(m syntax.Node) bool {
+		if c, ok := m.(*syntax.CallExpr); ok {
+			an.inLoop[c] = true
+		}
+		return true
+	})
 }

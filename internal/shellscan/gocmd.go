@@ -84,20 +84,18 @@ func (an *analyzer) goModel(name string, args []word) bool {
 		if _, v, ok := strings.Cut(dir.text, "="); ok && strings.HasPrefix(dir.text, "-") {
 			dir.text = v
 		}
-		if at >= len(args) || args[at].dynamic || !goWritesProgram(args[at].text, args[at+1:]) {
+		if at >= len(args) || args[at].dynamic || !goWritesProgram(args[at].text, args[at+1:]) && !goModelled(args[at].text) {
 			return false
 		}
 		if dir.dynamic || dir.special || dir.pattern {
 			an.opaque(name + " -C builds in another directory, whose program the analysis does not follow")
 			return true
 		}
-		an.cd("cd", []word{dir})
+		an.cd(name+" -C", []word{dir})
 		return an.goModel(name, args[at:])
 	}
 	sub := args[0].text
-	switch sub {
-	case "test", "vet", "list", "build", "run", "fmt", "generate":
-	default:
+	if !goModelled(sub) {
 		return false
 	}
 	what := name + " " + sub
@@ -322,6 +320,18 @@ func (an *analyzer) packageDirs(ops []word) {
 		}
 		an.codeUses = append(an.codeUses, codeUse{prog: "the command", path: dir, names: dirCodeFiles, from: an.callFrom})
 	}
+}
+
+// goModelled reports whether goModel models the go subcommand sub. With
+// -C, each runs in the directory it names, whose code it builds, runs or
+// generates from: go -C tools generate runs tools/gen.go's //go:generate
+// lines, which the line may have written (redteam130).
+func goModelled(sub string) bool {
+	switch sub {
+	case "test", "vet", "list", "build", "run", "fmt", "generate":
+		return true
+	}
+	return false
 }
 
 // goWritesProgram reports whether the go subcommand sub, given args,

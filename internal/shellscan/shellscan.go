@@ -40,6 +40,17 @@ type Options struct {
 	// MY_STORE) is recorded as a read of the environment's credentials,
 	// as for GITHUB_TOKEN.
 	SecretVars []string
+	// Env is the environment the line starts with ("KEY=value" entries),
+	// of which the analysis reads what changes where bash's cd and pushd
+	// go: CDPATH (cd sub enters $CDPATH/sub when that exists, before
+	// ./sub), cdable_vars in BASHOPTS (cd HOME enters $HOME when ./HOME is
+	// no directory) and physical in SHELLOPTS (every cd is cd -P), and
+	// the directories of PATH taken from the working directory (".", an
+	// empty entry, bin). A cd that may go elsewhere by them leaves the
+	// working directory unknown, and a program run by its bare name that
+	// the line wrote into such a directory of PATH is a program it writes.
+	// Nil knows none of them set.
+	Env []string
 }
 
 // A Mode is what a command does with a path.
@@ -248,7 +259,7 @@ func (a *Analysis) Reason() string {
 // Analyze analyzes a bash command line. It never fails and never panics:
 // what it cannot see through makes the result opaque.
 func Analyze(line string, opts Options) *Analysis {
-	in := analyzeBashRecipes(line, opts.Home, opts.Workdir, opts.ReadRecipe, opts.SecretVars...)
+	in := analyzeBashEnv(line, opts.Home, opts.Workdir, opts.ReadRecipe, opts.Env, opts.SecretVars...)
 	out := &Analysis{
 		Dirs:          withScriptDirs(in.cwds, in.scriptDirs),
 		WriteDirs:     in.cwds,

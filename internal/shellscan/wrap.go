@@ -1301,6 +1301,21 @@ func (an *analyzer) cd(name string, args []word) {
 		an.cwdUnknown = true
 		return
 	}
+	shell := name == "cd" || name == "pushd" // not go -C, whose change ends with it
+	if shell && an.inLoop[an.callNode] && !path.IsAbs(dir.text) && path.Clean(dir.text) != "." {
+		// A loop may run it again from where it led: for i in 1 2; do cd
+		// sub; done enters sub/sub, which may be a link to the home
+		// (redteam130).
+		an.cwdUnknown = true
+		return
+	}
+	if shell && an.cdElsewhere(dir.text) {
+		// The environment's CDPATH or cdable_vars may take it elsewhere:
+		// with CDPATH=.:~, cd .ssh enters ~/.ssh when the project has no
+		// .ssh (redteam130).
+		an.cwdUnknown = true
+		return
+	}
 	if throughProcess(dir.text) {
 		// A process's directory in /proc (or a descriptor in /dev/fd):
 		// its cwd, root and fd entries lead where only the shell's own
