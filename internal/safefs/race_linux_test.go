@@ -33,6 +33,41 @@ func raceTree(t *testing.T, sessions string) {
 	}
 }
 
+// swapRaceSetup starts a swap race: a data home's project sessions
+// directory and a directory outside laid out the same way (raceTree), the
+// sessions directory anchored before the swaps, and from then on
+// projects/ exchanged with a link to outside in a loop until stop
+// (safefstest.SwapWithLink). want is the hash of the outside tree,
+// lock directories and directories' times included.
+func swapRaceSetup(t *testing.T) (sessions, outside, want string, first *safefs.Dir, stop func()) {
+	t.Helper()
+	home := t.TempDir()
+	outside = t.TempDir()
+	const hash = "0123456789abcdef"
+	projects := filepath.Join(home, "projects")
+	sessions = filepath.Join(projects, hash, "sessions")
+	raceTree(t, sessions)
+	raceTree(t, filepath.Join(outside, hash, "sessions"))
+	want = safefstest.TreeHash(t, outside, false)
+	first, err := safefs.Anchor(sessions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sessions, outside, want, first, safefstest.SwapWithLink(t, projects, outside)
+}
+
+// storageErrorsOnly returns a check that fails t, naming what, when err
+// is neither nil nor a *storage.Error.
+func storageErrorsOnly(t *testing.T) func(what string, err error) {
+	return func(what string, err error) {
+		t.Helper()
+		var se *storage.Error
+		if err != nil && !errors.As(err, &se) {
+			t.Fatalf("%s: error %v (%T) is not a *storage.Error", what, err, err)
+		}
+	}
+}
+
 // TestSwappedProjectsDirectoryNeverLeadsOutside is the race a previous
 // review won: another local user who can write in the data home exchanges
 // projects/ with a symlink to a directory outside the home laid out the
@@ -55,28 +90,9 @@ func TestSwappedProjectsDirectoryNeverLeadsOutside(t *testing.T) {
 }
 
 func swapRace(t *testing.T, anchorEach bool) {
-	home := t.TempDir()
-	outside := t.TempDir()
-	const hash = "0123456789abcdef"
-	projects := filepath.Join(home, "projects")
-	sessions := filepath.Join(projects, hash, "sessions")
-	raceTree(t, sessions)
-	raceTree(t, filepath.Join(outside, hash, "sessions"))
-	want := safefstest.TreeHash(t, outside, false)
-	first, err := safefs.Anchor(sessions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop := safefstest.SwapWithLink(t, projects, outside)
+	sessions, outside, want, first, stop := swapRaceSetup(t)
 	defer stop()
-
-	typed := func(what string, err error) {
-		t.Helper()
-		var se *storage.Error
-		if err != nil && !errors.As(err, &se) {
-			t.Fatalf("%s: error %v (%T) is not a *storage.Error", what, err, err)
-		}
-	}
+	typed := storageErrorsOnly(t)
 	const attempts = 2000
 	deadline := time.Now().Add(8 * time.Second)
 	done, anchored := 0, 0

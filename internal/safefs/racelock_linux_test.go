@@ -4,8 +4,6 @@ package safefs_test
 
 import (
 	"context"
-	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -37,28 +35,9 @@ func TestSwappedProjectsDirectoryNeverLeadsALockOutside(t *testing.T) {
 }
 
 func lockSwapRace(t *testing.T, anchorEach bool) {
-	home := t.TempDir()
-	outside := t.TempDir()
-	const hash = "0123456789abcdef"
-	projects := filepath.Join(home, "projects")
-	sessions := filepath.Join(projects, hash, "sessions")
-	raceTree(t, sessions)
-	raceTree(t, filepath.Join(outside, hash, "sessions"))
-	want := safefstest.TreeHash(t, outside, false)
-	first, err := safefs.Anchor(sessions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop := safefstest.SwapWithLink(t, projects, outside)
+	sessions, outside, want, first, stop := swapRaceSetup(t)
 	defer stop()
-
-	typed := func(what string, err error) {
-		t.Helper()
-		var se *storage.Error
-		if err != nil && !errors.As(err, &se) {
-			t.Fatalf("%s: error %v (%T) is not a *storage.Error", what, err, err)
-		}
-	}
+	typed := storageErrorsOnly(t)
 	ctx := context.Background()
 	// A short refresh period makes the held locks refresh (and look at
 	// their directories) while the swaps go on.
