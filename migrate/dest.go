@@ -236,20 +236,7 @@ func (m *migration) foreign(ctx context.Context, dst *safefs.Dir, src **safefs.D
 	}
 	// The walk lists the destination, and looks at the source, through
 	// their proven handles.
-	var walk func(rel string, dir bool) error
-	walk = func(rel string, dir bool) error {
-		if dir {
-			ents, err := dst.ReadDir(rel)
-			if err != nil {
-				return err
-			}
-			for _, e := range ents {
-				if err := walk(filepath.Join(rel, e.Name()), e.IsDir()); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
+	file := func(rel string) error {
 		if st, err := (*src).Lstat(rel); err != nil || st.IsDir() {
 			return foreignError(m.dstRoot, rel, "")
 		}
@@ -264,13 +251,36 @@ func (m *migration) foreign(ctx context.Context, dst *safefs.Dir, src **safefs.D
 		return nil
 	}
 	if err == nil {
-		err = walk(n, st.IsDir())
+		err = walkEntries(dst, n, st.IsDir(), nil, file)
 	}
 	switch {
 	case errors.Is(err, ErrDestinationNotEmpty) || ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return err
 	case err != nil:
 		return (&storage.Error{Op: "list", File: root, Message: "cannot inspect the interrupted migration"}).WithCause(err)
+	}
+	return nil
+}
+
+// walkEntries walks the destination entry rel (a directory when dir)
+// through dst's proven handle, depth first: dirFn, when not nil, for each
+// directory before what is in it, and fileFn for every other entry. It
+// stops at the first error.
+func walkEntries(dst *safefs.Dir, rel string, dir bool, dirFn func(rel string), fileFn func(rel string) error) error {
+	if !dir {
+		return fileFn(rel)
+	}
+	if dirFn != nil {
+		dirFn(rel)
+	}
+	ents, err := dst.ReadDir(rel)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if err := walkEntries(dst, filepath.Join(rel, e.Name()), e.IsDir(), dirFn, fileFn); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -289,21 +299,7 @@ func (m *migration) clear(n string, dst *safefs.Dir, checked map[string]fileStat
 	// The walk lists and looks through dst's proven handle, as the
 	// removals go: a directory of the copy swapped for a link meanwhile
 	// fails the walk instead of leading it elsewhere.
-	var walk func(rel string, dir bool) error
-	walk = func(rel string, dir bool) error {
-		if dir {
-			dirs = append(dirs, rel)
-			ents, err := dst.ReadDir(rel)
-			if err != nil {
-				return err
-			}
-			for _, e := range ents {
-				if err := walk(filepath.Join(rel, e.Name()), e.IsDir()); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
+	file := func(rel string) error {
 		want, ok := checked[rel]
 		var now fileState
 		if st, err := dst.Lstat(rel); err == nil {
@@ -322,7 +318,7 @@ func (m *migration) clear(n string, dst *safefs.Dir, checked map[string]fileStat
 		return nil // nothing there
 	}
 	if err == nil {
-		err = walk(n, st.IsDir())
+		err = walkEntries(dst, n, st.IsDir(), func(rel string) { dirs = append(dirs, rel) }, file)
 	}
 	if err != nil {
 		return (&storage.Error{Op: "remove", File: root, Message: "cannot clear the interrupted migration"}).WithCause(err)
