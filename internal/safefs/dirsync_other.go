@@ -25,8 +25,11 @@ func syncDir(dir string) error {
 
 // syncRoot flushes the directory r is a handle on, named path in errors,
 // as syncDir flushes one by its path.
-func syncRoot(r *os.Root, path string) error {
-	f, err := r.Open(".")
+func syncRoot(r *os.Root, path string) error { return syncIn(r, ".", path) }
+
+// syncIn flushes the directory rel below r, named path in errors.
+func syncIn(r *os.Root, rel, path string) error {
+	f, err := r.Open(rel)
 	if err != nil {
 		return fileError("sync", path, err)
 	}

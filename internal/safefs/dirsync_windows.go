@@ -8,3 +8,6 @@ func syncDir(string) error { return nil }
 
 // syncRoot does nothing on Windows, as syncDir does nothing.
 func syncRoot(*os.Root, string) error { return nil }
+
+// syncIn does nothing on Windows, as syncDir does nothing.
+func syncIn(*os.Root, string, string) error { return nil }

@@ -63,6 +63,20 @@ func mkdirAllIn(r *os.Root, dir string) ([]string, error) {
 	return created, nil
 }
 
+// SyncDir flushes the directory rel below d ("" or "." for d itself),
+// as [SyncDir] flushes one by its path, so that the names made in it
+// survive a crash, but through the proven handle: no component of rel may
+// be a symlink, and none above d is looked up again. A file system that
+// cannot sync a directory is not an error; errors are *storage.Error.
+func (d *Dir) SyncDir(rel string) error {
+	o, err := d.open(rel, false)
+	if err != nil {
+		return err
+	}
+	defer o.close()
+	return syncIn(o.r, o.rel, o.path)
+}
+
 // RemoveEmptyDir removes the directory rel below d if it is empty, through
 // the proven handle (rmdir relative to its parent, opened through the
 // handle): never a file, never what a link leads to, never the directory

@@ -77,22 +77,37 @@ func TestAnExportSyncsTheDirectoriesItWrites(t *testing.T) {
 	}
 	defer f.Close()
 	// A call another thread interrupts is split over two lines: a sync
-	// counts once started, a creation unless it failed on its line.
-	mkdir := regexp.MustCompile(`mkdir(?:at)?\((?:AT_FDCWD[^,]*, )?"([^"]+)"`)
-	create := regexp.MustCompile(`openat\(AT_FDCWD[^,]*, "([^"]+)", [^)]*O_CREAT`)
+	// counts once started, a creation unless it failed on its line. The
+	// export makes, creates and stamps relative to open directories
+	// (mkdirat, openat, utimensat of a descriptor strace -y names with its
+	// path) as well as by path (AT_FDCWD).
+	const at = `(?:AT_FDCWD[^,]*|\d+<([^>]+)>), "([^"]+)"`
+	mkdir := regexp.MustCompile(`mkdir(?:at)?\((?:` + at + `|"([^"]+)")`)
+	create := regexp.MustCompile(`openat\(` + at + `, [^)]*O_CREAT`)
 	sync := regexp.MustCompile(`f(?:data)?sync\(\d+<([^>]+)>`)
 	unsynced := map[string]string{} // parent owed a sync: what was made in it
 	untimed := map[string]bool{}    // files whose time was set and not synced since
-	utime := regexp.MustCompile(`utimensat\(AT_FDCWD[^,]*, "([^"]+)"`)
+	utime := regexp.MustCompile(`utimensat\(` + at)
+	// named returns the path a match of at names: its name joined to the
+	// directory of its descriptor, or the name alone.
+	named := func(m []string, i int) string {
+		if m[i] != "" && !filepath.IsAbs(m[i+1]) {
+			return filepath.Join(m[i], m[i+1])
+		}
+		return m[i+1]
+	}
 	created, timed := 0, 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := sc.Text()
 		var made string
 		if m := mkdir.FindStringSubmatch(line); m != nil {
-			made = m[1]
+			made = named(m, 1)
+			if m[3] != "" {
+				made = m[3]
+			}
 		} else if m := create.FindStringSubmatch(line); m != nil {
-			made = m[1]
+			made = named(m, 1)
 		}
 		switch {
 		case strings.HasSuffix(made, ".lock"):
@@ -101,8 +116,8 @@ func TestAnExportSyncsTheDirectoriesItWrites(t *testing.T) {
 			unsynced[filepath.Dir(made)] = made
 			created++
 		case made == "":
-			if m := utime.FindStringSubmatch(line); m != nil && strings.HasPrefix(m[1], projectDir+"/") {
-				untimed[m[1]] = true
+			if m := utime.FindStringSubmatch(line); m != nil && strings.HasPrefix(named(m, 1), projectDir+"/") {
+				untimed[named(m, 1)] = true
 				timed++
 			} else if m := sync.FindStringSubmatch(line); m != nil {
 				delete(unsynced, m[1])
