@@ -24,7 +24,8 @@ import (
 // the destination found empty, made (AnchorUnsynced) and anchored, and
 // every directory and file of the copy made, written, stamped and removed
 // again in it, and the destination's locks taken (Dir.Lock). Nothing
-// outside may change, lock directories included. The code that created the
+// outside may change, lock directories included where Dir.Lock goes
+// through the handle (see safefstest.LocksByPath). The code that created the
 // destination's directories with os.MkdirAll and then anchored the path,
 // and made, stamped and removed the copy's directories and files at the
 // paths Resolve returned, wrote there within a few attempts.
@@ -35,7 +36,7 @@ func TestSwappedDestinationProjectsNeverLeadsOutside(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(outside, hash), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	want := safefstest.TreeHash(t, outside, false)
+	want := safefstest.TreeHash(t, outside, safefstest.LocksByPath)
 
 	// home returns the destination home of attempt i and its projects/,
 	// which is exchanged with a link to outside while the attempt runs.
@@ -72,7 +73,7 @@ func TestSwappedDestinationProjectsNeverLeadsOutside(t *testing.T) {
 		if err == nil {
 			copied++
 		}
-		if got := safefstest.TreeHash(t, outside, false); got != want {
+		if got := safefstest.TreeHash(t, outside, safefstest.LocksByPath); got != want {
 			t.Fatalf("attempt %d (%d marked, %d copied): the directory outside the destination home changed", i+1, marked.Load(), copied)
 		}
 	}

@@ -40,7 +40,7 @@ func TestSwappedProjectsDirectoryNeverLeadsTheStoreOutside(t *testing.T) {
 		}
 	}
 	cp := newCP(t, sessions, session.FileOptions{})
-	want := safefstest.TreeHash(t, outside, false)
+	want := safefstest.TreeHash(t, outside, safefstest.LocksByPath)
 	defer safefstest.SwapWithLink(t, projects, outside)()
 	typed := func(what string, err error) {
 		t.Helper()
@@ -74,7 +74,7 @@ func TestSwappedProjectsDirectoryNeverLeadsTheStoreOutside(t *testing.T) {
 		} else {
 			typed("anchor", err)
 		}
-		if safefstest.TreeHash(t, outside, false) != want {
+		if safefstest.TreeHash(t, outside, safefstest.LocksByPath) != want {
 			t.Fatalf("attempt %d: the directory outside the home changed", i+1)
 		}
 	}

@@ -48,7 +48,7 @@ func swapRaceSetup(t *testing.T) (sessions, outside, want string, first *safefs.
 	sessions = filepath.Join(projects, hash, "sessions")
 	raceTree(t, sessions)
 	raceTree(t, filepath.Join(outside, hash, "sessions"))
-	want = safefstest.TreeHash(t, outside, false)
+	want = safefstest.TreeHash(t, outside, safefstest.LocksByPath)
 	first, err := safefs.Anchor(sessions)
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func swapRace(t *testing.T, anchorEach bool) {
 			typed("read", err)
 		}
 		typed("remove tree", safefs.RemoveTree(context.Background(), storage.KindArchive, sessions, "a.context"))
-		if got := safefstest.TreeHash(t, outside, false); got != want {
+		if got := safefstest.TreeHash(t, outside, safefstest.LocksByPath); got != want {
 			t.Fatalf("attempt %d (%d anchored): the directory outside the home changed", i+1, anchored)
 		}
 	}
