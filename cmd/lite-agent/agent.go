@@ -23,6 +23,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/otelenv"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/slash"
 	"github.com/lite-agent/lite-agent-go/hook"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/model/anthropic"
@@ -99,9 +100,10 @@ func (f *agentFlags) registerModel(cmd *cobra.Command) {
 var defaultAsk = []string{"bash", "write_file", "edit_file", "delete_file", "hook", "mcp_connect", "mcp__*"}
 
 // terminalApprover asks on the terminal about each call the policy asks
-// about, reading the answer from in: y allows the call, a allows calls
-// with exactly this input for the rest of the session (and says so, as the
-// rule it adds), anything else denies. It returns nil (deny every ask)
+// about, showing the whole call (writeApproval), reading the answer from
+// in: y allows the call, a allows calls with exactly this input for the
+// rest of the session (and says so, as the rule it adds), v shows what a
+// long call's prompt left out and asks again, anything else denies. It returns nil (deny every ask)
 // when in is not a terminal, so that scripts never block on a prompt.
 func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 	if in == nil || !in.terminal {
@@ -124,26 +126,29 @@ func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 			return permission.Deny, ctx.Err()
 		}
 		defer end()
-		why := ""
-		if req.Verdict.RuleID != "" {
-			why = " (" + req.Verdict.RuleID + ")"
+		hidden := writeApproval(errw, req, false)
+		for {
+			line, ok := in.answer(ctx)
+			if !ok {
+				return permission.Deny, ctx.Err()
+			}
+			switch strings.ToLower(strings.TrimSpace(line)) {
+			case "y", "yes":
+				return permission.Allow, nil
+			case "a", "always":
+				mu.Lock()
+				allowed[key] = true
+				mu.Unlock()
+				fmt.Fprintf(errw, "allowed for the rest of this session: %s\n", termtext.Line(rule))
+				return permission.Allow, nil
+			case "v", "view":
+				if hidden {
+					writeApproval(errw, req, true)
+					continue
+				}
+			}
+			return permission.Deny, nil
 		}
-		fmt.Fprintf(errw, "allow %s %s?%s [y]es, [n]o, [a]lways this call in this session: ", req.Call.Name, clip(string(req.Call.Input)), why)
-		line, ok := in.answer(ctx)
-		if !ok {
-			return permission.Deny, ctx.Err()
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return permission.Allow, nil
-		case "a", "always":
-			mu.Lock()
-			allowed[key] = true
-			mu.Unlock()
-			fmt.Fprintf(errw, "allowed for the rest of this session: %s\n", rule)
-			return permission.Allow, nil
-		}
-		return permission.Deny, nil
 	}
 }
 

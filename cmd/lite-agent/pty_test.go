@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -269,4 +270,71 @@ func TestApprovalsOnATerminal(t *testing.T) {
 			t.Errorf("%s written: %v, want %v", name, err == nil, want)
 		}
 	}
+}
+
+// An approval prompt shows the whole call as it will run: a command past
+// the first hundred characters, escape sequences, carriage returns and
+// bidirectional controls written out, and a long value's hidden middle on
+// the answer v. Until round 131 the prompt showed the input JSON clipped
+// to 100 characters and raw, so "; touch pwned" after a padding of
+// harmless words was approved unseen.
+func TestApprovalShowsTheWholeCall(t *testing.T) {
+	isolateEnv(t)
+	work := t.TempDir()
+	padded := "echo " + strings.Repeat("all good ", 15) + "; touch pwned-1"
+	var long []string
+	for i := range 60 {
+		long = append(long, fmt.Sprintf("echo step %d", i))
+	}
+	long[45] = "touch pwned-3"
+	startScriptedAPI(t,
+		reply(toolReply("toolu_1", "bash", mustJSONString(map[string]string{"command": padded}))),
+		reply(toolReply("toolu_2", "bash", `{"command":"touch pwned-2 \r\u001b[2Kecho safe\u202e","description":"List"}`)),
+		reply(toolReply("toolu_3", "bash", mustJSONString(map[string]string{"command": strings.Join(long, "\n")}))),
+		reply(textReply("All done.")),
+	)
+	term := startTerminal(t, "--home", t.TempDir(), "--workdir", work, "--sandbox", "off", "run", "go")
+	at := term.waitFor("allow bash", 0)
+	at = term.waitFor("; touch pwned-1", at)
+	at = term.waitFor("[a]lways", at)
+	term.send("n\r")
+	at = term.waitFor("allow bash", at)
+	at = term.waitFor(`touch pwned-2 \r\x1b[2Kecho safe\u202e`, at)
+	at = term.waitFor("description: List", at)
+	at = term.waitFor("[a]lways", at)
+	term.send("n\r")
+	at = term.waitFor("allow bash", at)
+	at = term.waitFor("more lines, not shown", at)
+	at = term.waitFor("[v]iew it all: ", at)
+	if strings.Contains(term.out.String()[:at], "touch pwned-3") {
+		t.Errorf("the clipped prompt shows the middle line:\n%s", term.out.String())
+	}
+	term.send("v\r")
+	at = term.waitFor("allow bash", at)
+	at = term.waitFor("  | touch pwned-3", at)
+	at = term.waitFor("[a]lways this call in this session: ", at)
+	term.send("n\r")
+	term.waitFor("All done.", at)
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit code %d:\n%s", code, term.out.String())
+	}
+	out := term.out.String()
+	for _, raw := range []string{"\x1b[2K", "\u202e", "2 \r"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("the terminal got %q raw:\n%q", raw, out)
+		}
+	}
+	for _, name := range []string{"pwned-1", "pwned-2", "pwned-3"} {
+		if _, err := os.Stat(filepath.Join(work, name)); err == nil {
+			t.Errorf("%s made, though every call was denied", name)
+		}
+	}
+}
+
+func mustJSONString(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
