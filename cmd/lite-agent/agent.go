@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -126,7 +127,7 @@ func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 			return permission.Deny, ctx.Err()
 		}
 		defer end()
-		hidden := writeApproval(errw, req, false)
+		hidden := writeApproval(errw, req, false, screenOf(errw))
 		for {
 			line, ok := in.answer(ctx)
 			if !ok {
@@ -143,7 +144,7 @@ func terminalApprover(in *lineReader, errw io.Writer) permission.ApprovalFunc {
 				return permission.Allow, nil
 			case "v", "view":
 				if hidden {
-					writeApproval(errw, req, true)
+					writeApproval(errw, req, true, screenOf(errw))
 					continue
 				}
 			}
@@ -161,12 +162,23 @@ func callPattern(call permission.Call) (key, rule string) {
 		input = map[string]json.RawMessage{}
 	}
 	when := map[string]map[string]json.RawMessage{}
-	canon := map[string]json.RawMessage{}
+	canon := map[string]string{}
 	for k, v := range input {
+		// The key compares the value as the model wrote it, compacted:
+		// decoded, 9007199254740993 would be 9007199254740992 and the
+		// lone surrogates "\ud800" and "\udbff" both U+FFFD, and a
+		// program in another language may read them apart.
+		var exact bytes.Buffer
+		if json.Compact(&exact, v) != nil {
+			exact.Reset()
+			exact.Write(v)
+		}
+		canon[k] = exact.String()
 		var x any
-		json.Unmarshal(v, &x)
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.UseNumber()
+		dec.Decode(&x)
 		c, _ := json.Marshal(x) // compact, object keys sorted
-		canon[k] = c
 		when[k] = map[string]json.RawMessage{"equals": c}
 	}
 	k, _ := json.Marshal(canon)

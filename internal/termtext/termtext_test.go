@@ -14,6 +14,8 @@ func TestLine(t *testing.T) {
 		{"a\nb", `a\nb`},
 		{"a\tb", `a\tb`},
 		{"ls\rrm -rf ~", `ls\rrm -rf ~`},
+		{`keep \r\n:` + "\rimport os", `keep \\r\\n:\rimport os`},
+		{`printf 'a\n'`, `printf 'a\n'`},
 		{"x\x1b[2K\x1b[1Gecho hi", `x\x1b[2K\x1b[1Gecho hi`},
 		{"\x1b]52;c;ZXZpbA==\x07", `\x1b]52;c;ZXZpbA==\a`},
 		{"abc\bdef\x7f", `abc\bdef\x7f`},
@@ -29,10 +31,39 @@ func TestLine(t *testing.T) {
 		{"private\ue000use", `private\ue000use`},
 		{"bad \xff\xfe bytes", `bad \xff\xfe bytes`},
 		{"literal \ufffd", `literal \ufffd`},
+		{"braille\u2800blank", `braille\u2800blank`},
+		{"r\u0336m\u0336 x", `r\u0336m\u0336 x`},
+		{"enclosed 1\u20dd", `enclosed 1\u20dd`},
+		{"e\u0301\u0302\u0303\u0304", "e\u0301\u0302" + `\u0303\u0304`},
+		{"café naïve", "café naïve"},
+		{"echo א 1 2>&1 ב", "echo א 1 2>&1 ב"},
 		{"unassigned \U0010fffd", `unassigned \U0010fffd`},
 	} {
 		if got := Line(tc.in); got != tc.want {
 			t.Errorf("Line(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestExact(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"echo א 1 2>&1 ב", `echo \u05d0 1 2>&1 \u05d1`},
+		{"x = 'مرحبا'", `x = '\u0645\u0631\u062d\u0628\u0627'`},
+		{"日本語 café", "日本語 café"},
+	} {
+		if got := Exact.Line(tc.in); got != tc.want {
+			t.Errorf("Exact.Line(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestWidth(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{{"abc", 3}, {"日本", 4}, {"é", 2}, {"", 0}} {
+		if got := Width(tc.in); got != tc.want {
+			t.Errorf("Width(%q) = %d, want %d", tc.in, got, tc.want)
 		}
 	}
 }
@@ -43,8 +74,12 @@ func TestLines(t *testing.T) {
 		want []string
 	}{
 		{"one", []string{"one"}},
-		{"cat <<-EOF\n\tx\nEOF\n", []string{"cat <<-EOF", "\tx", "EOF", ""}},
+		{"cat <<-EOF\n\tx\nEOF\n", []string{"cat <<-EOF", "        x", "EOF", ""}},
+		{"ab\tc\td", []string{"ab      c       d"}},
 		{"a\r\nb\x1b[A", []string{`a\r`, `b\x1b[A`}},
+		{"# keep \\r\\n\rimport os", []string{`# keep \\r\\n\r`, "import os"}},
+		{"// x\u2028alert(1)\u2029y\vz\fw\u0085v", []string{`// x\u2028`, `alert(1)\u2029`, `y\v`, `z\f`, `w\u0085`, "v"}},
+		{"end\r", []string{`end\r`}},
 		{"", []string{""}},
 	} {
 		if got := Lines(tc.in); !reflect.DeepEqual(got, tc.want) {
@@ -69,10 +104,12 @@ func FuzzLine(f *testing.F) {
 				t.Fatalf("Line(%q) = %q holds %U", s, out, r)
 			}
 		}
-		for _, l := range Lines(s) {
-			for _, r := range l {
-				if !Shown(r) && r != '\t' {
-					t.Fatalf("Lines(%q) holds %U", s, r)
+		for _, m := range []Mode{Text, Exact} {
+			for _, l := range m.Lines(s) {
+				for _, r := range l {
+					if !Shown(r) {
+						t.Fatalf("Lines(%q) holds %U", s, r)
+					}
 				}
 			}
 		}
