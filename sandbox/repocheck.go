@@ -122,8 +122,11 @@ type repoCheck struct {
 	knownFiles    map[string]bool // .git files the mount plan keeps read-only, relative
 	worktreeHooks []string        // Options.WorktreeHooks
 
-	mu    sync.Mutex      // one check at a time
-	moved map[string]bool // guarded by mu: the git directories the check moved aside, relative, which the walk skips
+	mu    sync.Mutex          // one check at a time
+	moved map[string]bool     // guarded by mu: the git directories the check moved aside, relative, which the walk skips
+	memo  map[string]*dirMemo // guarded by mu: what the last complete walk read, by directory relative to the workdir
+
+	lastRead, lastRemembered int // guarded by mu: the directories the last walk read and took from memo
 }
 
 // newRepoCheck returns the check of a sandbox with options o (cleaned),
@@ -185,6 +188,17 @@ func newRepoCheck(o Options, now time.Time) *repoCheck {
 // are looked at first, however large the workdir; the walk stops, and
 // the error says so, past 4,000,000 entries or when ctx is done.
 //
+// The walk remembers what it read of each directory for the next check,
+// which reads again only the directories whose status change time (or
+// device and inode) changed: making, removing or renaming an entry
+// changes it, and commands cannot set it back. It still stats every
+// directory and looks at every .git and git directory it remembers, whose
+// configuration and hooks change without their directory changing. A
+// directory changed less than a second before a check read it is read
+// again by the next one, and only ext2/3/4, XFS, Btrfs, tmpfs, F2FS and ZFS
+// workdirs are remembered (other file systems, network, FUSE and overlay
+// ones among them, are read in full every time).
+//
 // Moving aside renames the .git (or a git directory's HEAD) to
 // NAME.lite-agent-quarantine-N, never over an existing name, and keeps
 // everything; AfterRun then returns a [*RepoCheckError] naming each move
@@ -201,9 +215,14 @@ func (b *Bubblewrap) AfterRun(ctx context.Context) error {
 		return &RepoCheckError{Workdir: b.opts.Workdir, Incomplete: "cannot open the workdir: " + err.Error()}
 	}
 	defer root.Close()
-	s := &checkRun{c: c, root: root, wd: b.opts.Workdir, ctx: ctx, seen: map[string]bool{}, budget: maxCheckEntries}
+	s := &checkRun{c: c, root: root, wd: b.opts.Workdir, ctx: ctx, seen: map[string]bool{}, budget: maxCheckEntries,
+		next: map[string]*dirMemo{}}
 	s.gitlinks()
 	s.walk()
+	if s.incomplete == "" {
+		c.memo = s.next
+	}
+	c.lastRead, c.lastRemembered = s.dirsRead, s.dirsRemembered
 	s.quarantine()
 	if len(s.found) == 0 && s.incomplete == "" {
 		return nil
@@ -229,6 +248,12 @@ type checkRun struct {
 	budget     int
 	incomplete string
 	found      []QuarantinedRepo
+
+	next           map[string]*dirMemo // the memo for the next run
+	memoOn         bool                // the workdir's file system is one memoFS trusts
+	memoDev        uint64              // its device: other directories are not remembered
+	dirsRead       int                 // directories read
+	dirsRemembered int                 // directories taken from the last run's memo
 }
 
 // gitlinks looks at the repository of every gitlink in .git/index.
@@ -268,7 +293,14 @@ func (s *checkRun) walk() {
 		return
 	}
 	defer f.Close()
-	s.walkDir(f, ".", 0)
+	d, err := handleOf(f)
+	if err != nil {
+		s.incomplete = "cannot read the workdir: " + err.Error()
+		return
+	}
+	defer d.close()
+	s.memoDev, s.memoOn = memoFS(d)
+	s.walkDir(d, ".", 0)
 }
 
 // maxOpenDepth is how deep the walk keeps directories open to open
@@ -276,8 +308,8 @@ func (s *checkRun) walk() {
 // workdir, which is slower.
 const maxOpenDepth = 48
 
-// walkDir looks at the directory dir, open as f, and below it.
-func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
+// walkDir looks at the directory dir, open as d, and below it.
+func (s *checkRun) walkDir(d dirHandle, dir string, depth int) {
 	if s.incomplete != "" {
 		return
 	}
@@ -285,50 +317,31 @@ func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
 		s.incomplete = "cancelled: " + err.Error()
 		return
 	}
-	var entries []fs.DirEntry
-	for {
-		batch, err := f.ReadDir(4096)
-		entries = append(entries, batch...)
-		s.budget -= len(batch)
-		if err != nil || len(batch) == 0 || s.budget < 0 {
-			break
-		}
-	}
+	m := s.readDir(d, dir)
 	if s.budget < 0 {
 		s.incomplete = fmt.Sprintf("more than %d entries", maxCheckEntries)
 		return
 	}
-	gitDirLike, hasHead := false, false
-	for _, e := range entries {
-		switch e.Name() {
-		case "HEAD":
-			hasHead = true
-		case "objects", "refs", "commondir":
-			gitDirLike = true
-		}
-	}
-	if hasHead && gitDirLike && dir != "." && filepath.Base(dir) != ".git" && !s.c.knownDirs[dir] && !s.c.moved[dir] {
+	if m.gitDirLike && dir != "." && filepath.Base(dir) != ".git" && !s.c.knownDirs[dir] && !s.c.moved[dir] {
 		s.gitDirCandidate(dir)
 	}
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if e.Name() == ".git" && p != ".git" {
-			// Not e.Info: it would look the name up by a path of the
-			// process's, where the workdir's links lead anywhere.
-			if fi, err := s.root.Lstat(p); err == nil {
-				s.candidate(p, fi)
-			}
+	if p := filepath.Join(dir, ".git"); m.dotGit && p != ".git" {
+		// Not a DirEntry's Info: it would look the name up by a path of
+		// the process's, where the workdir's links lead anywhere.
+		if fi, err := s.root.Lstat(p); err == nil {
+			s.candidate(p, fi)
 		}
-		if !e.Type().IsDir() {
+	}
+	for _, name := range m.subdirs {
+		p := filepath.Join(dir, name)
+		if s.unchangedLeaf(d, p, name) {
+			if s.budget < 0 {
+				s.incomplete = fmt.Sprintf("more than %d entries", maxCheckEntries)
+				return
+			}
 			continue
 		}
-		var sub *os.File
-		var err error
-		if depth < maxOpenDepth {
-			sub, err = openDirAt(f, e.Name())
-		} else {
-			sub, err = s.root.OpenFile(p, checkDirFlags, 0)
-		}
+		sub, err := s.openSub(d, p, name, depth)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) && s.incomplete == "" {
 				s.incomplete = "cannot read " + p + ": " + err.Error()
@@ -336,7 +349,75 @@ func (s *checkRun) walkDir(f *os.File, dir string, depth int) {
 			continue
 		}
 		s.walkDir(sub, p, depth+1)
-		sub.Close()
+		sub.close()
+	}
+}
+
+// openSub opens the directory name of d, at p, at depth.
+func (s *checkRun) openSub(d dirHandle, p, name string, depth int) (dirHandle, error) {
+	if depth < maxOpenDepth {
+		return d.openDirAt(name)
+	}
+	f, err := s.root.OpenFile(p, checkDirFlags, 0)
+	if err != nil {
+		return d, err
+	}
+	defer f.Close()
+	return handleOf(f)
+}
+
+// readDir returns what the walk needs of the directory dir, open as d:
+// the last run's memo when the directory has not changed since, or else
+// what it reads now. It counts the entries against the budget.
+func (s *checkRun) readDir(d dirHandle, dir string) *dirMemo {
+	start := time.Now()
+	old, st, stamped := s.remembered(d, dir)
+	if old != nil {
+		s.keep(dir, old)
+		s.dirsRemembered++
+		s.budget -= old.entries
+		return old
+	}
+	s.dirsRead++
+	entries := d.readDir(func(n int) bool {
+		s.budget -= n
+		return s.budget >= 0
+	})
+	m := memoOf(st, stamped, start)
+	if m == nil {
+		m = &dirMemo{}
+	} else {
+		s.keep(dir, m)
+	}
+	m.entries = len(entries)
+	hasHead := false
+	for _, e := range entries {
+		switch e.Name() {
+		case "HEAD":
+			hasHead = true
+		case "objects", "refs", "commondir":
+			m.gitDirLike = true
+		case ".git":
+			m.dotGit = true
+		}
+		if e.Type().IsDir() {
+			m.subdirs = append(m.subdirs, e.Name())
+		}
+	}
+	m.gitDirLike = m.gitDirLike && hasHead
+	return m
+}
+
+// readEntries reads the entries of f in batches until the end, an error,
+// or budget, given each batch's size, returns false.
+func readEntries(f *os.File, budget func(n int) bool) []fs.DirEntry {
+	var entries []fs.DirEntry
+	for {
+		batch, err := f.ReadDir(4096)
+		entries = append(entries, batch...)
+		if !budget(len(batch)) || err != nil || len(batch) == 0 {
+			return entries
+		}
 	}
 }
 

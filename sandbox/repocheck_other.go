@@ -22,13 +22,43 @@ func renameNoReplace(d *os.File, old, new string) error {
 	return os.Rename(filepath.Join(d.Name(), old), filepath.Join(d.Name(), new))
 }
 
-// openDirAt opens the directory name of the open directory parent, not
-// following a link.
-func openDirAt(parent *os.File, name string) (*os.File, error) {
-	r, err := os.OpenRoot(parent.Name())
+// memoFS reports false: elsewhere the check remembers nothing.
+func memoFS(dirHandle) (uint64, bool) { return 0, false }
+
+// A dirHandle is a directory the walk holds open.
+type dirHandle struct{ f *os.File }
+
+// handleOf returns a handle on the directory f, which the caller still
+// closes.
+func handleOf(f *os.File) (dirHandle, error) {
+	r, err := os.OpenRoot(f.Name())
 	if err != nil {
-		return nil, err
+		return dirHandle{}, err
 	}
 	defer r.Close()
-	return r.OpenFile(name, checkDirFlags, 0)
+	g, err := r.OpenFile(".", checkDirFlags, 0)
+	return dirHandle{g}, err
 }
+
+// openDirAt opens the directory name of d, not following a link.
+func (d dirHandle) openDirAt(name string) (dirHandle, error) {
+	r, err := os.OpenRoot(d.f.Name())
+	if err != nil {
+		return dirHandle{}, err
+	}
+	defer r.Close()
+	f, err := r.OpenFile(name, checkDirFlags, 0)
+	return dirHandle{f}, err
+}
+
+// close closes d.
+func (d dirHandle) close() { d.f.Close() }
+
+// readDir reads the entries of d until budget reports too many.
+func (d dirHandle) readDir(budget func(n int) bool) []fs.DirEntry { return readEntries(d.f, budget) }
+
+// stamp reports false: elsewhere the check remembers nothing.
+func (d dirHandle) stamp() (dirStamp, bool) { return dirStamp{}, false }
+
+// stampAt fails: elsewhere the check remembers nothing.
+func (d dirHandle) stampAt(string) (dirStamp, error) { return dirStamp{}, fs.ErrInvalid }
