@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/screen"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -74,7 +75,7 @@ func runInterruptible(ctx context.Context, args []string, stdin io.Reader, stdou
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "lite-agent: %s\n", oneLine(describe(err)))
+	fmt.Fprintf(stderr, "lite-agent: %s\n", screen.Line(describe(err)))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return exitUsage

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/screen"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
@@ -95,12 +96,12 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 				if i > 0 {
 					fmt.Fprintln(out)
 				}
-				fmt.Fprintf(out, "list %s:\n", id)
+				fmt.Fprintf(out, "list %s:\n", screen.Line(id))
 				if text == "" {
 					text = "(no tasks)"
 				}
 				for _, line := range strings.Split(text, "\n") {
-					fmt.Fprintf(out, "  %s\n", line)
+					fmt.Fprintf(out, "  %s\n", screen.Line(line))
 				}
 			}
 			if asJSON {
