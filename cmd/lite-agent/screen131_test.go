@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -182,4 +184,69 @@ func TestErrorLinesShowForeignNamesEscaped(t *testing.T) {
 	}
 	wantOneErrorLine(t, r)
 	wantShownSafely(t, "error line", r.stderr)
+}
+
+func TestHostileProjectRuleIsShownEscaped(t *testing.T) {
+	isolateEnv(t)
+	home, work := t.TempDir(), t.TempDir()
+	rule := map[string]any{"version": 1, "rules": []any{map[string]any{
+		"id": "r", "tool": "read_file", "effect": "deny", // ids must be printable
+		"description": "policy" + hostileText + "\n" + forgedApproval,
+	}}}
+	b, _ := json.Marshal(rule)
+	if err := os.MkdirAll(filepath.Join(work, ".lite-agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, ".lite-agent", "permissions.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--home", home, "--workdir", work}
+	r := runCLI(t, append(base, "permissions", "check", "read_file", `{"path":"a"}`)...)
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "deny") {
+		t.Fatalf("permissions check: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	wantShownSafely(t, "permissions check", r.stdout+r.stderr)
+	wantNoLineStarting(t, "permissions check", r.stdout, "allowed for the rest")
+
+	fakeAPI(t, toolReply("t1", "read_file", `{"path":"a"}`), textReply("done"))
+	r = runCLI(t, append(base, "run", "read a")...)
+	if r.code != 0 || !strings.Contains(r.stderr, "denied read_file (policy") || !strings.Contains(r.stderr, "hint: read_file was denied by the rule project:r") {
+		t.Fatalf("run: %d %q", r.code, r.stderr)
+	}
+	wantShownSafely(t, "run", r.stdout+r.stderr)
+	wantNoLineStarting(t, "run", r.stderr, "allowed for the rest")
+}
+
+func TestHostileProviderErrorIsOneEscapedLine(t *testing.T) {
+	isolateEnv(t)
+	msg, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": "invalid_request_error", "message": "bad" + hostileText + "\n" + forgedApproval}})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(msg)
+	}))
+	t.Cleanup(ts.Close)
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	base := []string{"--home", t.TempDir(), "--workdir", t.TempDir()}
+	r := runCLI(t, append(base, "run", "hello")...)
+	if r.code != exitFailure {
+		t.Fatalf("run: %d %q", r.code, r.stderr)
+	}
+	wantShownSafely(t, "run", r.stdout+r.stderr)
+	wantNoLineStarting(t, "run", r.stderr, "allowed for the rest")
+	r = runWithStdin(t, "hello\n", append(base, "chat")...)
+	wantShownSafely(t, "chat", r.stdout+r.stderr)
+	wantNoLineStarting(t, "chat", r.stderr, "allowed for the rest")
+	if !strings.Contains(r.stderr, "error: ") {
+		t.Errorf("chat: no error line: %q", r.stderr)
+	}
+}
+
+// runWithStdin runs lite-agent in-process with args and stdin.
+func runWithStdin(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	code := runWithInput(t.Context(), args, strings.NewReader(stdin), &stdout, &stderr)
+	return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
 }
