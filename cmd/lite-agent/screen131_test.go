@@ -12,6 +12,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/lite-agent/lite-agent-go/internal/pgtest"
 )
 
 // hostileText holds what an attacker who writes a model's answer, a tool
@@ -249,4 +251,37 @@ func runWithStdin(t *testing.T, stdin string, args ...string) result {
 	var stdout, stderr strings.Builder
 	code := runWithInput(t.Context(), args, strings.NewReader(stdin), &stdout, &stderr)
 	return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
+}
+
+func TestStoredToolInputKeepsJSONOutputFreeOfRawLineSeparators(t *testing.T) {
+	u := pgtest.URL(t)
+	isolateEnv(t)
+	input := `{"path":"a` + "\u2028\u2029" + `b` + jsonText(hostileText) + `"}`
+	fakeAPI(t, toolReply("t1", "read_file", input), textReply("done"))
+	base := []string{"--home", t.TempDir(), "--workdir", t.TempDir(), "--store", u}
+	if r := runCLI(t, append(base, "run", "--session-id", "sep-session", "read")...); r.code != 0 {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	r := runCLI(t, append(base, "sessions", "show", "--json", "sep-session")...)
+	if r.code != 0 {
+		t.Fatalf("sessions show --json: %d %s", r.code, r.stderr)
+	}
+	if strings.ContainsAny(r.stdout, "\u2028\u2029\x1b") {
+		t.Errorf("sessions show --json holds a raw line separator or ESC:\n%q", r.stdout)
+	}
+	var records []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &records); err != nil || !strings.Contains(r.stdout, `a\u2028\u2029b`) {
+		t.Errorf("sessions show --json: %v\n%s", err, r.stdout)
+	}
+	r = runCLI(t, append(base, "sessions", "show", "sep-session")...)
+	if r.code != 0 {
+		t.Fatalf("sessions show: %d %s", r.code, r.stderr)
+	}
+	wantShownSafely(t, "sessions show", r.stdout+r.stderr)
+}
+
+// jsonText returns s as the inside of a JSON string.
+func jsonText(s string) string {
+	q := mustJSON(s)
+	return q[1 : len(q)-1]
 }
