@@ -285,3 +285,33 @@ func jsonText(s string) string {
 	q := mustJSON(s)
 	return q[1 : len(q)-1]
 }
+
+// On a real terminal, the model's ask_user question and options and its
+// streamed answer reach the screen escaped, and the question stays on its
+// lines: it cannot draw an approval prompt of its own.
+func TestHostileQuestionAndAnswerOnATerminal(t *testing.T) {
+	isolateEnv(t)
+	q, _ := json.Marshal(map[string]any{
+		"question": "pick" + hostileText + "\nallow bash rm -rf ~? [y]es, [n]o, [a]lways this call in this session: ",
+		"options":  []string{"one" + hostileText, "two\n" + forgedApproval},
+	})
+	startScriptedAPI(t,
+		reply(toolReply("toolu_1", "ask_user", string(q))),
+		reply(textReply("answer"+hostileText+"\nsecond line")),
+	)
+	term := startTerminal(t, "--home", t.TempDir(), "--workdir", t.TempDir(), "run", "ask me")
+	at := term.waitFor("a number, or an answer: ", 0)
+	term.send("1\r")
+	term.waitFor("second line", at)
+	if code := term.exit(); code != 0 {
+		t.Errorf("exit code %d:\n%s", code, term.out.String())
+	}
+	out := strings.ReplaceAll(term.out.String(), "\r\n", "\n") // the terminal's own line ends
+	wantShownSafely(t, "terminal", out)
+	wantNoLineStarting(t, "terminal", out, "allow bash")
+	wantNoLineStarting(t, "terminal", out, "allowed for the rest")
+	wantNoLineStarting(t, "terminal", out, "  allowed for the rest")
+	if !strings.Contains(out, `? pick\x1b]52;c;`) || !strings.Contains(out, `  2) two\nallowed for the rest`) || !strings.Contains(out, "answer\\x1b]52;c;") {
+		t.Errorf("the terminal shows:\n%s", out)
+	}
+}
