@@ -315,3 +315,23 @@ func TestHostileQuestionAndAnswerOnATerminal(t *testing.T) {
 		t.Errorf("the terminal shows:\n%s", out)
 	}
 }
+
+// A server's tool description, which whoever wrote the server controls,
+// is listed escaped by mcp list --connect.
+func TestHostileMCPToolDescriptionIsListedEscaped(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	global, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"svc": map[string]any{"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{
+			childEnvMCPServer: "x", childEnvMCPDescription: "who" + hostileText + "\r" + forgedApproval,
+		}},
+	}})
+	workdir, home := mcpProject(t, "", string(global))
+	r := runCLI(t, "--workdir", workdir, "--home", home, "mcp", "list", "--connect")
+	if r.code != 0 || !strings.Contains(r.stdout, "mcp__svc__whoami  who") {
+		t.Fatalf("mcp list --connect: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	wantShownSafely(t, "mcp list --connect", r.stdout+r.stderr)
+}
