@@ -167,7 +167,8 @@ func TestHostileFileNamesInTheDataHomeAreReportedEscaped(t *testing.T) {
 	name := "s" + strings.ReplaceAll(hostileText, "/", "_") + "\n" + forgedApproval
 	oldFile(t, filepath.Join(paths.SessionsDir, name+".jsonl"))
 	oldFile(t, filepath.Join(paths.SpillDir, name))
-	for _, args := range [][]string{{"sessions", "list"}, {"verify"}, {"cleanup", "--dry-run"}} {
+	dst := filepath.Join(t.TempDir(), "dst")
+	for _, args := range [][]string{{"sessions", "list"}, {"verify"}, {"cleanup", "--dry-run"}, {"migrate", "--to-home", dst, "--skip-unreadable"}} {
 		r := runCLI(t, append([]string{"--home", home, "--workdir", work}, args...)...)
 		wantShownSafely(t, strings.Join(args, " "), r.stdout+r.stderr)
 		wantNoLineStarting(t, strings.Join(args, " "), r.stdout+r.stderr, "allowed for the rest")
