@@ -336,3 +336,24 @@ func TestHostileMCPToolDescriptionIsListedEscaped(t *testing.T) {
 	}
 	wantShownSafely(t, "mcp list --connect", r.stdout+r.stderr)
 }
+
+// A provider's error text that sessions compact reports (the summary that
+// failed) is shown escaped.
+func TestHostileSummaryErrorOfCompactIsShownEscaped(t *testing.T) {
+	isolateEnv(t)
+	msg, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": "invalid_request_error", "message": "bad" + hostileText + "\n" + forgedApproval}})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(msg)
+	}))
+	t.Cleanup(ts.Close)
+	home, work, cp := seedStore(t, ts.URL)
+	seedTurns(t, cp, "s", 10)
+	r := runCLI(t, "--home", home, "--workdir", work, "sessions", "compact", "s")
+	if r.code != 0 || !strings.Contains(r.stdout, "summary failed") {
+		t.Fatalf("compact: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	wantShownSafely(t, "sessions compact", r.stdout+r.stderr)
+	wantNoLineStarting(t, "sessions compact", r.stdout+r.stderr, "allowed for the rest")
+}
