@@ -314,7 +314,10 @@ func (e *idError) Error() string {
 func (e *idError) Unwrap() error { return e.err }
 
 // oneLine renders msg on a single line by escaping control characters, such
-// as a newline inside a flag name, as Go string escapes.
+// as a newline inside a flag name, as Go string escapes. It shapes the
+// "error" fields of run's JSON output, whose values stay as they were;
+// what goes to a terminal uses screen.Line, which escapes bidi and format
+// characters too.
 func oneLine(msg string) string {
 	var b strings.Builder
 	for _, r := range msg {
