@@ -32,17 +32,6 @@ func Line(s string) string { return escape(s, false) }
 // model's streamed answer.
 func Text(s string) string { return escape(s, true) }
 
-// Quoted returns s as it is when every character of it is printable (and
-// it is neither empty nor begins with a double quote), else s as a Go
-// quoted string. It suits one name or field in a listing, where the quotes
-// say that what they hold was escaped.
-func Quoted(s string) string {
-	if s == "" || s[0] == '"' || !printable(s) {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
 // printable reports whether every rune of s is printable and valid UTF-8.
 func printable(s string) bool {
 	for i, r := range s {
