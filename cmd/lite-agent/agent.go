@@ -202,9 +202,9 @@ func terminalAsker(in *lineReader, errw io.Writer) liteagent.AskUserFunc {
 			return liteagent.Answer{}, ctx.Err()
 		}
 		defer end()
-		fmt.Fprintf(errw, "? %s\n", oneLine(q.Text))
+		fmt.Fprintf(errw, "? %s\n", termtext.Line(q.Text))
 		for i, o := range q.Options {
-			fmt.Fprintf(errw, "  %d) %s\n", i+1, oneLine(o))
+			fmt.Fprintf(errw, "  %d) %s\n", i+1, termtext.Line(o))
 		}
 		switch {
 		case len(q.Options) > 0 && q.MultiSelect:
@@ -795,7 +795,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 				if slash.IsCommand(line) {
 					quit, err := slash.Run(slashCommands(), &slashEnv{ctx: ctx, a: a, in: in, p: p, intr: g.intr, out: out, errw: errw}, line)
 					if err != nil {
-						fmt.Fprintf(errw, "error: %s\n", oneLine(err.Error()))
+						fmt.Fprintf(errw, "error: %s\n", termtext.Line(err.Error()))
 					}
 					if quit {
 						break
@@ -833,7 +833,7 @@ func newChatCommand(g *globalFlags) *cobra.Command {
 					next = nil // what was typed for the aborted turn goes too
 					p.note("(interrupted: the turn stopped; what it said so far is kept)")
 				case err != nil:
-					fmt.Fprintf(errw, "error: %s\n", oneLine(err.Error()))
+					fmt.Fprintf(errw, "error: %s\n", termtext.Line(err.Error()))
 				}
 			}
 			fmt.Fprintln(errw)
@@ -1003,7 +1003,7 @@ func (p *printer) showBackground(a *liteagent.Agent) (func(), error) {
 		case liteagent.EventError:
 			p.mu.Lock()
 			p.endTextLocked()
-			fmt.Fprintf(p.errw, "background turn failed: %s\n", oneLine(n.Event.Err.Error()))
+			fmt.Fprintf(p.errw, "background turn failed: %s\n", termtext.Line(n.Event.Err.Error()))
 			p.backToPromptLocked()
 			p.mu.Unlock()
 		case liteagent.EventDone:
@@ -1062,13 +1062,15 @@ func (p *printer) event(ev liteagent.Event) {
 	defer p.mu.Unlock()
 	switch ev.Type {
 	case liteagent.EventTextDelta:
-		fmt.Fprint(p.out, ev.Text)
+		// The answer keeps its own lines; whatever else could drive the
+		// terminal or reorder what it shows is escaped.
+		fmt.Fprint(p.out, termtext.Prose(ev.Text))
 		p.wroteText = true
 	case liteagent.EventMessage:
 		p.endTextLocked()
 	case liteagent.EventToolCallStart:
 		if ev.Tool != nil && ev.Tool.Call != nil {
-			fmt.Fprintf(p.errw, "→ %s %s\n", ev.Tool.Call.Name, clipJSON(ev.Tool.Call.Input))
+			fmt.Fprintf(p.errw, "→ %s %s\n", termtext.Line(ev.Tool.Call.Name), clipLine(string(ev.Tool.Call.Input)))
 		}
 	case liteagent.EventToolResult:
 		if ev.Tool == nil || ev.Tool.Result == nil {
@@ -1078,19 +1080,19 @@ func (p *printer) event(ev liteagent.Event) {
 		if ev.Tool.Result.IsError {
 			mark = "← error:"
 		}
-		fmt.Fprintf(p.errw, "%s %s\n", mark, clip(ev.Tool.Result.Content))
+		fmt.Fprintf(p.errw, "%s %s\n", mark, clipLine(ev.Tool.Result.Content))
 	case liteagent.EventPermission:
 		if denied(ev) && ev.Tool != nil && ev.Tool.Call != nil {
-			fmt.Fprintf(p.errw, "denied %s (%s)\n", ev.Tool.Call.Name, cmpOr(ev.Permission.Reason, "by "+string(ev.Permission.By)))
+			fmt.Fprintf(p.errw, "denied %s (%s)\n", termtext.Line(ev.Tool.Call.Name), termtext.Line(cmpOr(ev.Permission.Reason, "by "+string(ev.Permission.By))))
 		}
 	case liteagent.EventRetry:
 		if ev.Retry != nil {
 			p.endTextLocked()
-			fmt.Fprintf(p.errw, "retry %d in %s: %s\n", ev.Retry.Attempt, waitText(ev.Retry.Wait), ev.Retry.Reason)
+			fmt.Fprintf(p.errw, "retry %d in %s: %s\n", ev.Retry.Attempt, waitText(ev.Retry.Wait), termtext.Line(ev.Retry.Reason))
 		}
 	case liteagent.EventTaskUpdate:
 		if ev.Task != nil {
-			fmt.Fprintf(p.errw, "task #%s %s\n", ev.Task.ID, ev.Task.Status)
+			fmt.Fprintf(p.errw, "task #%s %s\n", termtext.Line(ev.Task.ID), termtext.Line(string(ev.Task.Status)))
 		}
 	case liteagent.EventContextStatus:
 		c := ev.Context
@@ -1116,7 +1118,7 @@ func (p *printer) event(ev liteagent.Event) {
 		}
 	case liteagent.EventDone:
 		if ev.Result.StopReason != liteagent.StopDone {
-			fmt.Fprintf(p.errw, "stopped: %s\n", ev.Result.StopReason)
+			fmt.Fprintf(p.errw, "stopped: %s\n", termtext.Line(string(ev.Result.StopReason)))
 		}
 	}
 }
@@ -1162,7 +1164,7 @@ func (p *printer) hint(ev liteagent.Event) {
 	}
 	p.hinted = true
 	p.endTextLocked()
-	fmt.Fprintf(p.errw, "hint: %s\n", text)
+	fmt.Fprintf(p.errw, "hint: %s\n", termtext.Line(text))
 }
 
 // opaque reports whether call is a bash line that the gate's analysis
@@ -1180,7 +1182,10 @@ func (p *printer) opaque(call *model.Block) bool {
 	return err == nil && v.RuleID == permission.RuleBashAnalysis
 }
 
-func clipJSON(raw json.RawMessage) string { return clip(string(raw)) }
+// clipLine returns s clipped to one line (clip) with every character that
+// is not printable escaped (termtext.Line), for text that the model or a tool
+// wrote.
+func clipLine(s string) string { return termtext.Line(clip(s)) }
 
 // workdirOf returns the project directory of p, absolute and clean.
 func workdirOf(p project) string { return p.paths.Workdir() }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/retention"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
 	"github.com/spf13/cobra"
@@ -83,11 +84,11 @@ func newCleanupCommand(g *globalFlags) *cobra.Command {
 				verb = "would remove"
 			}
 			for _, e := range rep.Removed {
-				fmt.Fprintf(out, "%s %s (%s, %d bytes)\n", verb, e.Path, e.Reason, e.Size)
+				fmt.Fprintf(out, "%s %s (%s, %d bytes)\n", verb, termtext.Line(e.Path), e.Reason, e.Size)
 			}
 			for _, s := range rep.Skipped {
 				if s.Err != nil {
-					fmt.Fprintf(out, "skipped %s (%s: %v)\n", s.Path, s.Reason, s.Err)
+					fmt.Fprintf(out, "skipped %s (%s: %s)\n", termtext.Line(s.Path), s.Reason, termtext.Line(s.Err.Error()))
 				}
 			}
 			fmt.Fprintf(out, "%s %d entries, %d bytes; scanned %d, skipped %d\n", verb, len(rep.Removed), rep.BytesFreed, rep.Scanned, len(rep.Skipped))

@@ -12,6 +12,7 @@ import (
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/migration"
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/retention"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/spf13/cobra"
@@ -67,7 +68,7 @@ func (c *cleanupFlags) apply(opts *liteagent.Options, errw io.Writer) error {
 				entries = "entry"
 			}
 			fmt.Fprintf(errw, "cleanup: removed %d stale %s (%s) from %s; --cleanup-days N or --no-cleanup to change\n",
-				len(r.Removed), entries, migration.FormatBytes(r.BytesFreed), r.Home)
+				len(r.Removed), entries, migration.FormatBytes(r.BytesFreed), termtext.Line(r.Home))
 		}
 	}
 	return nil

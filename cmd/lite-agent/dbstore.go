@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -137,7 +138,7 @@ func storeShow(ctx context.Context, st liteagent.Store, p project, id string, as
 	}
 	if !asJSON {
 		for _, ev := range evs {
-			fmt.Fprintf(out, "%d\t%s\t%s\t%s\n", ev.Seq, ev.Time.UTC().Format("2006-01-02T15:04:05.000Z"), ev.Event.EventType(), summarize(ev.Event))
+			fmt.Fprintf(out, "%d\t%s\t%s\t%s\n", ev.Seq, ev.Time.UTC().Format("2006-01-02T15:04:05.000Z"), ev.Event.EventType(), termtext.Line(summarize(ev.Event)))
 		}
 		return nil
 	}
@@ -202,13 +203,13 @@ func storeCleanup(ctx context.Context, st *postgres.Store, p project, opts postg
 		verb = "would remove"
 	}
 	for _, s := range rep.Deleted {
-		fmt.Fprintf(out, "%s session %s of project %s (%s, %d bytes)\n", verb, s.Session, s.Project, s.Reason, s.Bytes)
+		fmt.Fprintf(out, "%s session %s of project %s (%s, %d bytes)\n", verb, termtext.Line(s.Session), termtext.Line(s.Project), s.Reason, s.Bytes)
 	}
 	for _, l := range rep.ForkLeftovers {
-		fmt.Fprintf(out, "%s the leftover of a killed fork into session %s of project %s (fork-leftover, %d bytes)\n", verb, l.Session, l.Project, l.Bytes)
+		fmt.Fprintf(out, "%s the leftover of a killed fork into session %s of project %s (fork-leftover, %d bytes)\n", verb, termtext.Line(l.Session), termtext.Line(l.Project), l.Bytes)
 	}
 	for _, pr := range rep.ImportIncomplete {
-		fmt.Fprintf(out, "kept project %s whole: an import into it did not finish (run migrate --to-store again)\n", pr)
+		fmt.Fprintf(out, "kept project %s whole: an import into it did not finish (run migrate --to-store again)\n", termtext.Line(pr))
 	}
 	fmt.Fprintf(out, "%s %d sessions, %d bytes, and %d spilled bodies; kept %d leased sessions\n", verb, len(rep.Deleted), rep.Bytes, rep.Spilled, rep.Leased)
 	return nil

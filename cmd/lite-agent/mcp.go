@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/mcphost"
 	"github.com/spf13/cobra"
 )
@@ -136,23 +137,23 @@ func writeMCPText(w io.Writer, infos []mcphost.ServerInfo, connected bool) error
 		if in.File != "" {
 			where += " " + in.File
 		}
-		fmt.Fprintf(&b, "%s\n", in.Name)
-		fmt.Fprintf(&b, "  source:   %s\n", where)
-		fmt.Fprintf(&b, "  type:     %s\n", in.Type)
+		fmt.Fprintf(&b, "%s\n", termtext.Line(in.Name))
+		fmt.Fprintf(&b, "  source:   %s\n", termtext.Line(where))
+		fmt.Fprintf(&b, "  type:     %s\n", termtext.Line(string(in.Type)))
 		if in.Type == mcphost.TransportHTTP {
-			fmt.Fprintf(&b, "  url:      %s\n", in.URL)
+			fmt.Fprintf(&b, "  url:      %s\n", termtext.Line(in.URL))
 			if len(in.HeaderKeys) > 0 {
-				fmt.Fprintf(&b, "  headers:  %s\n", strings.Join(in.HeaderKeys, ", "))
+				fmt.Fprintf(&b, "  headers:  %s\n", termtext.Line(strings.Join(in.HeaderKeys, ", ")))
 			}
 		} else {
 			fmt.Fprintf(&b, "  command:  %s\n", shellWords(append([]string{in.Command}, in.Args...)))
 			if len(in.EnvKeys) > 0 {
-				fmt.Fprintf(&b, "  env:      %s\n", strings.Join(in.EnvKeys, ", "))
+				fmt.Fprintf(&b, "  env:      %s\n", termtext.Line(strings.Join(in.EnvKeys, ", ")))
 			}
 		}
-		fmt.Fprintf(&b, "  status:   %s\n", in.Status)
+		fmt.Fprintf(&b, "  status:   %s\n", termtext.Line(string(in.Status)))
 		if in.Error != "" {
-			fmt.Fprintf(&b, "  error:    %s\n", oneLine(in.Error))
+			fmt.Fprintf(&b, "  error:    %s\n", termtext.Line(in.Error))
 		}
 		if connected && in.Status == mcphost.StatusReady {
 			fmt.Fprintf(&b, "  tools:    %d\n", len(in.Tools))
@@ -161,7 +162,7 @@ func writeMCPText(w io.Writer, infos []mcphost.ServerInfo, connected bool) error
 				if desc != "" {
 					desc = "  " + desc
 				}
-				fmt.Fprintf(&b, "    %s%s\n", t.Name, desc)
+				fmt.Fprintf(&b, "    %s%s\n", termtext.Line(t.Name), termtext.Line(desc))
 			}
 		}
 	}
@@ -180,7 +181,7 @@ func shellWords(argv []string) string {
 			out[i] = a
 			continue
 		}
-		out[i] = "'" + strings.ReplaceAll(oneLine(a), "'", `'\''`) + "'"
+		out[i] = "'" + strings.ReplaceAll(termtext.Line(a), "'", `'\''`) + "'"
 	}
 	return strings.Join(out, " ")
 }
@@ -199,6 +200,6 @@ func firstLine(s string) string {
 // differently (see [mcphost.Config.Skipped]).
 func warnSkippedMCP(w io.Writer, cfg mcphost.Config) {
 	for _, s := range cfg.Skipped {
-		fmt.Fprintf(w, "warning: MCP server of the project skipped: %v; the first is used (rename or remove it in the project's %s to use both)\n", &s, mcphost.ConfigFile)
+		fmt.Fprintf(w, "warning: MCP server of the project skipped: %s; the first is used (rename or remove it in the project's %s to use both)\n", termtext.Line(fmt.Sprint(&s)), mcphost.ConfigFile)
 	}
 }

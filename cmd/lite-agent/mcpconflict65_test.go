@@ -18,10 +18,13 @@ import (
 // whose one tool, whoami, answers the variable's value.
 const childEnvMCPServer = "LITE_AGENT_TEST_MCP_SERVER"
 
+// childEnvMCPDescription, when set, is the description of whoami.
+const childEnvMCPDescription = "LITE_AGENT_TEST_MCP_DESCRIPTION"
+
 // mcpServerChild serves whoami over stdio until stdin closes.
 func mcpServerChild(who string) int {
 	s := mcp.NewServer(&mcp.Implementation{Name: "child", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(&mcp.Tool{Name: "whoami", Description: os.Getenv(childEnvMCPDescription), InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: who}}}, nil
 	})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {

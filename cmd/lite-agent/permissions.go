@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/spf13/cobra"
 )
@@ -85,7 +86,7 @@ func newPermissionsCheckCommand(g *globalFlags) *cobra.Command {
 			if res.Reason != "" {
 				line += ": " + res.Reason
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), line)
+			fmt.Fprintln(cmd.OutOrStdout(), termtext.Line(line))
 			return nil
 		},
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -139,12 +140,28 @@ func (p project) checkpointer() (*session.FileCheckpointer, error) {
 	return session.NewFileCheckpointer(p.paths.SessionsDir, session.FileOptions{Encoding: p.enc})
 }
 
-// writeJSON writes v as indented JSON followed by a newline.
+// writeJSON writes v as indented JSON followed by a newline. U+2028 and
+// U+2029 are always escaped: an Encoder that does not escape HTML leaves
+// them raw inside a json.RawMessage (a tool call's input read from a
+// store), where a reader splitting lines on them, and a terminal, would
+// take them for line breaks.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeLineSeparators(b.Bytes()))
+	return err
+}
+
+// escapeLineSeparators escapes U+2028 and U+2029 in the JSON text b, where
+// they can stand only inside strings.
+func escapeLineSeparators(b []byte) []byte {
+	b = bytes.ReplaceAll(b, []byte("\u2028"), []byte(`\u2028`))
+	return bytes.ReplaceAll(b, []byte("\u2029"), []byte(`\u2029`))
 }
 
 // errFailed marks a command that printed its findings and must exit 1

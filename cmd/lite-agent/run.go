@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/auditcmd"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -74,7 +75,7 @@ func runInterruptible(ctx context.Context, args []string, stdin io.Reader, stdou
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "lite-agent: %s\n", oneLine(describe(err)))
+	fmt.Fprintf(stderr, "lite-agent: %s\n", termtext.Line(describe(err)))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return exitUsage
@@ -313,7 +314,10 @@ func (e *idError) Error() string {
 func (e *idError) Unwrap() error { return e.err }
 
 // oneLine renders msg on a single line by escaping control characters, such
-// as a newline inside a flag name, as Go string escapes.
+// as a newline inside a flag name, as Go string escapes. It shapes the
+// "error" fields of run's JSON output, whose values stay as they were;
+// what goes to a terminal uses termtext.Line, which escapes bidi and format
+// characters too.
 func oneLine(msg string) string {
 	var b strings.Builder
 	for _, r := range msg {

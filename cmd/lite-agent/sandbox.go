@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/sandbox"
 )
 
@@ -54,7 +55,7 @@ func (f *agentFlags) buildSandbox(ctx context.Context, p project, errw io.Writer
 	}
 	sb, err := sandbox.Auto(ctx, opts)
 	if errors.Is(err, sandbox.ErrUnavailable) {
-		fmt.Fprintf(errw, "notice: commands run without a sandbox (%s); install bubblewrap, or pass --sandbox off to silence this\n", oneLine(err.Error()))
+		fmt.Fprintf(errw, "notice: commands run without a sandbox (%s); install bubblewrap, or pass --sandbox off to silence this\n", termtext.Line(err.Error()))
 		return nil, nil
 	}
 	return sb, err

@@ -16,6 +16,7 @@ import (
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/compactcmd"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/rewindcmd"
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
@@ -105,7 +106,7 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 				if n == 1 {
 					what = "session"
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d %s: %s\n", n, what, verify.MismatchHint(found, 0, 0))
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %d %s: %s\n", n, what, termtext.Line(verify.MismatchHint(found, 0, 0)))
 			}
 			if cp != nil {
 				// Not listed, but not gone: their leftovers wait for the
@@ -116,10 +117,10 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 				}
 				for _, d := range dels {
 					if d.Type != 0 {
-						fmt.Fprintf(cmd.ErrOrStderr(), "note: %v\n", d)
+						fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", termtext.Line(d.Error()))
 						continue
 					}
-					fmt.Fprintf(cmd.ErrOrStderr(), "note: session %s is being deleted (a delete that did not finish); lite-agent sessions delete %s finishes it\n", d.SessionID, d.SessionID)
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: session %s is being deleted (a delete that did not finish); lite-agent sessions delete %s finishes it\n", termtext.Line(d.SessionID), termtext.Line(d.SessionID))
 				}
 			}
 			if undecodable > 0 {
@@ -147,7 +148,7 @@ func newSessionsListCommand(g *globalFlags) *cobra.Command {
 				case r.Torn:
 					title = "(torn tail) " + title
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", r.ID, r.Modified.Format(time.RFC3339), r.Records, formatSize(r.Size), title)
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", termtext.Line(r.ID), r.Modified.Format(time.RFC3339), r.Records, formatSize(r.Size), termtext.Line(title))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -249,7 +250,7 @@ func newSessionsShowCommand(g *globalFlags) *cobra.Command {
 					records = append(records, b)
 					continue
 				}
-				fmt.Fprintf(out, "%d\t%s\t%s\t%s\n", ev.Seq, ev.Time.UTC().Format("2006-01-02T15:04:05.000Z"), ev.Event.EventType(), summarize(ev.Event))
+				fmt.Fprintf(out, "%d\t%s\t%s\t%s\n", ev.Seq, ev.Time.UTC().Format("2006-01-02T15:04:05.000Z"), ev.Event.EventType(), termtext.Line(summarize(ev.Event)))
 			}
 			if asJSON {
 				if records == nil {
@@ -355,7 +356,7 @@ func newSessionsDeleteCommand(g *globalFlags) *cobra.Command {
 			out := cmd.OutOrStdout()
 			if dryRun {
 				for _, path := range removed {
-					fmt.Fprintf(out, "would remove %s\n", path)
+					fmt.Fprintf(out, "would remove %s\n", termtext.Line(path))
 				}
 				return nil
 			}

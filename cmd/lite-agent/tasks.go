@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/cmd/lite-agent/internal/verify"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/task"
 	"github.com/spf13/cobra"
@@ -88,19 +91,19 @@ func newTasksListCommand(g *globalFlags) *cobra.Command {
 					lists = append(lists, taskList{ID: id, Tasks: ts})
 					continue
 				}
-				text, err := st.Render(cmd.Context(), task.RenderOptions{})
+				text, err := renderShown(cmd.Context(), st)
 				if err != nil {
 					return fmt.Errorf("task list %s: %w", id, err)
 				}
 				if i > 0 {
 					fmt.Fprintln(out)
 				}
-				fmt.Fprintf(out, "list %s:\n", id)
+				fmt.Fprintf(out, "list %s:\n", termtext.Line(id))
 				if text == "" {
 					text = "(no tasks)"
 				}
 				for _, line := range strings.Split(text, "\n") {
-					fmt.Fprintf(out, "  %s\n", line)
+					fmt.Fprintf(out, "  %s\n", termtext.Line(line))
 				}
 			}
 			if asJSON {
@@ -130,4 +133,32 @@ type noTaskListError struct {
 
 func (e *noTaskListError) Error() string {
 	return fmt.Sprintf("no task list %s in project %s (%s); tasks list without --list shows the project's lists", e.ID, e.Workdir, e.Hash)
+}
+
+// renderShown renders the tasks of st as the model sees them, one line per
+// task, with the text of each field shown by termtext.Line: a subject the
+// model wrote holding a line break, or a terminal escape, stays on its
+// task's line and drives nothing. A list whose escaped ids would collide
+// (an id holding a control next to one spelling its escape) is rendered
+// as it is, each of its lines then escaped.
+func renderShown(ctx context.Context, st task.Store) (string, error) {
+	tasks, err := st.List(ctx)
+	if err != nil {
+		return "", err
+	}
+	shown := make([]task.Task, len(tasks))
+	for i, t := range tasks {
+		t.ID, t.Subject, t.Owner = termtext.Line(t.ID), termtext.Line(t.Subject), termtext.Line(t.Owner)
+		t.BlockedBy = slices.Clone(t.BlockedBy)
+		for j, dep := range t.BlockedBy {
+			t.BlockedBy[j] = termtext.Line(dep)
+		}
+		shown[i] = t
+	}
+	mem := task.NewMemoryStore()
+	if err := mem.Import(ctx, shown); err == nil {
+		return mem.Render(ctx, task.RenderOptions{})
+	}
+	text, err := st.Render(ctx, task.RenderOptions{})
+	return termtext.Prose(text), err
 }

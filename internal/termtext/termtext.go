@@ -42,16 +42,21 @@ func Line(s string) string { return Text.Line(s) }
 // Lines returns s in Text mode as lines for a terminal (see [Mode.Lines]).
 func Lines(s string) []string { return Text.Lines(s) }
 
+// Prose returns s escaped in Text mode but for its newlines and tabs,
+// which stay: for text written to the terminal as it streams, such as a
+// model's answer, whose lines are its own.
+func Prose(s string) string { return Text.escape(s, keepBreaks) }
+
 // Line returns s escaped for one line of a terminal: newlines and tabs are
 // escaped too.
 func (m Mode) Line(s string) string {
-	return m.escape(s, false, false)
+	return m.escape(s, 0)
 }
 
 // Quote returns s escaped as [Mode.Line] escapes it, between double
 // quotes, with each double quote and backslash in it escaped too.
 func (m Mode) Quote(s string) string {
-	return `"` + m.escape(s, false, true) + `"`
+	return `"` + m.escape(s, quoteMarks) + `"`
 }
 
 // Lines returns s split into lines: at each newline, and after each other
@@ -72,10 +77,10 @@ func (m Mode) Lines(s string) []string {
 			if i+n == len(l) {
 				break
 			}
-			out = append(out, m.escape(l[:i+n], true, false))
+			out = append(out, m.escape(l[:i+n], expandTabs))
 			l = l[i+n:]
 		}
-		out = append(out, m.escape(l, true, false))
+		out = append(out, m.escape(l, expandTabs))
 	}
 	return out
 }
@@ -158,12 +163,20 @@ func (m Mode) shown(r rune, marks int) bool {
 	return true
 }
 
-// escape escapes s; with lines, it expands tabs instead of escaping them;
-// with quote, it escapes each double quote and backslash.
-func (m Mode) escape(s string, lines, quote bool) string {
+// How escape treats what it does not escape by default.
+const (
+	expandTabs = 1 << iota // tabs become spaces
+	quoteMarks             // double quotes and backslashes are escaped
+	keepBreaks             // newlines and tabs stay
+)
+
+// escape escapes s as flags say.
+func (m Mode) escape(s string, flags int) string {
+	lines, quote, keep := flags&expandTabs != 0, flags&quoteMarks != 0, flags&keepBreaks != 0
+	kept := func(r rune) bool { return lines && r == '\t' || keep && (r == '\t' || r == '\n') }
 	clean, marks := true, 0
 	for _, r := range s {
-		if r == utf8.RuneError || !(lines && r == '\t') && !m.shown(r, marks) || quote && (r == '"' || r == '\\') {
+		if r == utf8.RuneError || !kept(r) && !m.shown(r, marks) || quote && (r == '"' || r == '\\') {
 			clean = false
 			break
 		}
@@ -187,6 +200,9 @@ func (m Mode) escape(s string, lines, quote bool) string {
 			write(`\x` + strconv.FormatUint(uint64(s[i])|0x100, 16)[1:])
 		case r == '\t' && lines:
 			write(strings.Repeat(" ", 8-col%8))
+		case keep && (r == '\t' || r == '\n'):
+			b.WriteRune(r)
+			col = 0
 		case r == '\\' && !clean:
 			write(`\\`)
 		case r == '"' && quote:

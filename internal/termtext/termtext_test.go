@@ -115,3 +115,15 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+func TestProse(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Done.\n\n- item\twith tab\n", "Done.\n\n- item\twith tab\n"},
+		{"a\x1b]52;c;eA==\x07b\r\n", "a\\x1b]52;c;eA==\\ab\\r\n"},
+		{"é 日本 😀 \u202e", "é 日本 😀 \\u202e"},
+	} {
+		if got := Prose(tc.in); got != tc.want {
+			t.Errorf("Prose(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/audit"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 )
 
 // MinKeySize is the least number of bytes an audit key may have.
@@ -129,28 +130,23 @@ func writeText(out io.Writer, rep *audit.Report) {
 	if rep.Keyed {
 		hash = "HMAC-SHA256"
 	}
-	fmt.Fprintf(out, "files: %s\n", strings.Join(rep.Files, ", "))
+	fmt.Fprintf(out, "files: %s\n", termtext.Line(strings.Join(rep.Files, ", ")))
 	switch {
 	case rep.Records == 0:
 		fmt.Fprintf(out, "records: none intact (%s)\n", hash)
 	default:
 		fmt.Fprintf(out, "records: %d intact, seq %d to %d (%s)\n", rep.Records, rep.FirstSeq, rep.LastSeq, hash)
-		fmt.Fprintf(out, "last hash: %s\n", rep.LastHash)
+		fmt.Fprintf(out, "last hash: %s\n", termtext.Line(rep.LastHash))
 		if !rep.Start {
 			fmt.Fprintf(out, "note: the chain begins at seq %d: earlier records were rotated away or are in files not given\n", rep.FirstSeq)
 		}
 	}
 	if rep.Torn != nil {
-		fmt.Fprintf(out, "note: %s\n", rep.Torn.Error())
+		fmt.Fprintf(out, "note: %s\n", termtext.Line(rep.Torn.Error()))
 	}
 	if rep.Broken != nil {
-		fmt.Fprintf(out, "BROKEN: %s\n", rep.Broken.Error())
+		fmt.Fprintf(out, "BROKEN: %s\n", termtext.Line(rep.Broken.Error()))
 		return
 	}
 	fmt.Fprintln(out, "chain: intact")
-}
-
-// oneLine replaces the line breaks of s by spaces.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }

@@ -9,6 +9,7 @@ import (
 
 	liteagent "github.com/lite-agent/lite-agent-go"
 	"github.com/lite-agent/lite-agent-go/audit"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/spf13/cobra"
 )
 
@@ -147,7 +148,7 @@ func (f *Flags) Attach(a *liteagent.Agent, errw io.Writer) error {
 		// The run's own context may be done (an aborted turn's last
 		// events): the record is written all the same.
 		if err := l.Append(context.Background(), n.Event); err != nil {
-			once.Do(func() { fmt.Fprintf(errw, "lite-agent: %s\n", oneLine(err.Error())) })
+			once.Do(func() { fmt.Fprintf(errw, "lite-agent: %s\n", termtext.Line(err.Error())) })
 		}
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 )
 
 // An Agent compacts its current session.
@@ -127,16 +128,16 @@ func Describe(id string, res liteagent.CompactResult) string {
 	switch {
 	case res.CountErr == nil:
 	case res.Committed && !res.BeforeCounted && res.AfterCounted:
-		fmt.Fprintf(&b, "\n  token count failed, the figure before estimated: %v", res.CountErr)
+		fmt.Fprintf(&b, "\n  token count failed, the figure before estimated: %s", termtext.Line(res.CountErr.Error()))
 	case res.Committed && res.BeforeCounted && !res.AfterCounted:
-		fmt.Fprintf(&b, "\n  token count failed, the figure after estimated: %v", res.CountErr)
+		fmt.Fprintf(&b, "\n  token count failed, the figure after estimated: %s", termtext.Line(res.CountErr.Error()))
 	case !res.BeforeCounted || !res.AfterCounted:
-		fmt.Fprintf(&b, "\n  token count failed, figures estimated: %v", res.CountErr)
+		fmt.Fprintf(&b, "\n  token count failed, figures estimated: %s", termtext.Line(res.CountErr.Error()))
 	default: // the summary's (a *compaction.CountError)
-		fmt.Fprintf(&b, "\n  summary requests planned with estimated tokens: %v", res.CountErr)
+		fmt.Fprintf(&b, "\n  summary requests planned with estimated tokens: %s", termtext.Line(res.CountErr.Error()))
 	}
 	if res.SummaryErr != nil {
-		fmt.Fprintf(&b, "\n  summary failed, older turns not summarized: %v", res.SummaryErr)
+		fmt.Fprintf(&b, "\n  summary failed, older turns not summarized: %s", termtext.Line(res.SummaryErr.Error()))
 	}
 	if res.LeftOutLines > 0 {
 		fmt.Fprintf(&b, "\n  summary left out the oldest %d transcript line(s) to stay within its request limit", res.LeftOutLines)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -28,8 +29,8 @@ func WriteReport(w io.Writer, rep migrate.Report) {
 	if rep.DryRun {
 		verb = "dry run: would migrate"
 	}
-	fmt.Fprintf(w, "%s %s\n  from %s (%s)\n  to   %s (%s)\n", verb, what,
-		rep.Source.Root, describeSide(rep.Source), rep.Destination.Root, describeSide(rep.Destination))
+	fmt.Fprintf(w, "%s %s\n  from %s (%s)\n  to   %s (%s)\n", verb, termtext.Line(what),
+		termtext.Line(rep.Source.Root), termtext.Line(describeSide(rep.Source)), termtext.Line(rep.Destination.Root), termtext.Line(describeSide(rep.Destination)))
 	kinds := []storage.Kind{storage.KindCheckpoint, storage.KindArchiveIndex, storage.KindArchive, storage.KindTask, storage.KindSpill}
 	for _, k := range kinds {
 		c := rep.Kinds[k]
@@ -44,14 +45,14 @@ func WriteReport(w io.Writer, rep migrate.Report) {
 		if s.Record != "" {
 			rec = " record " + s.Record
 		}
-		fmt.Fprintf(w, "skipped %s%s: %s\n", s.File, rec, s.Reason)
+		fmt.Fprintf(w, "skipped %s%s: %s\n", termtext.Line(s.File), termtext.Line(rec), termtext.Line(s.Reason))
 	}
 	for _, p := range rep.Problems {
 		rec := ""
 		if p.Record != "" {
 			rec = " record " + p.Record
 		}
-		fmt.Fprintf(w, "problem %s%s: %s\n", p.File, rec, p.Message)
+		fmt.Fprintf(w, "problem %s%s: %s\n", termtext.Line(p.File), termtext.Line(rec), termtext.Line(p.Message))
 	}
 	switch {
 	case rep.Verified && len(rep.Skipped) > 0:

@@ -48,6 +48,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
 
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/telemetry"
 )
 
@@ -250,6 +251,6 @@ func (p *Providers) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 	defer cancel()
 	if err := p.Shutdown(ctx); err != nil {
-		fmt.Fprintf(p.errw, "lite-agent: telemetry not exported: %v\n", err)
+		fmt.Fprintf(p.errw, "lite-agent: telemetry not exported: %s\n", termtext.Line(err.Error()))
 	}
 }

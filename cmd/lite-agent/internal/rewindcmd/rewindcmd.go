@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	liteagent "github.com/lite-agent/lite-agent-go"
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/model"
 	"github.com/spf13/cobra"
 )
@@ -236,7 +237,7 @@ func Chat(ctx context.Context, a Agent, id, args string, ask func(string) (strin
 	question := "Restore files and conversation? [y]es, [f]iles only, [c]onversation only, [N]o"
 	if err != nil {
 		// A file that cannot be put back leaves the conversation.
-		fmt.Fprintf(w, "files cannot be restored: %v\n", err)
+		fmt.Fprintf(w, "files cannot be restored: %s\n", termtext.Line(err.Error()))
 		opts.ConversationOnly = true
 		if plan, err = a.Restore(ctx, id, cp.Seq, liteagent.RestoreOptions{DryRun: true, ConversationOnly: true}); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lite-agent/lite-agent-go/internal/termtext"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -121,18 +122,18 @@ func (r *Report) countMismatch(kind, found, file string) {
 // warnings and a summary.
 func (r *Report) WriteText(out io.Writer) {
 	for _, m := range r.Mismatches {
-		fmt.Fprintf(out, "%s: %s\n", m.Kind, MismatchHint(m.Found, m.Records, m.Files))
+		fmt.Fprintf(out, "%s: %s\n", m.Kind, termtext.Line(MismatchHint(m.Found, m.Records, m.Files)))
 	}
 	for _, pr := range r.Problems {
 		if pr.Found == "" {
-			fmt.Fprintf(out, "%s: %s\n", pr.Kind, pr.Message)
+			fmt.Fprintf(out, "%s: %s\n", pr.Kind, termtext.Line(pr.Message))
 		}
 	}
 	if r.omittedOther > 0 {
 		fmt.Fprintf(out, "… %d more problems not listed (--json lists the first %d)\n", r.omittedOther, MaxListed)
 	}
 	for _, pr := range r.Warnings {
-		fmt.Fprintf(out, "warning: %s: %s\n", pr.Kind, pr.Message)
+		fmt.Fprintf(out, "warning: %s: %s\n", pr.Kind, termtext.Line(pr.Message))
 	}
 	fmt.Fprintf(out, "checked %s in %s: %s\n", Plural(r.Files, "file"), Plural(r.Projects, "project"), Plural(r.ProblemCount, "problem"))
 }
