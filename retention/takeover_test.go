@@ -248,4 +248,3 @@ func TestRemoveTreeStopsAtAFailedCheck(t *testing.T) {
 		t.Error("a removal with its lock held left the directory")
 	}
 }
-
