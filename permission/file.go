@@ -87,7 +87,8 @@ type FileOptions struct {
 	Inline []Rule
 
 	// HomeDir is the user's home directory, for ~ and $HOME in rules and
-	// commands; "" means [os.UserHomeDir].
+	// commands; "" means [os.UserHomeDir]. A relative one is made absolute
+	// against the process's working directory when the policy is built.
 	HomeDir string
 
 	// OnReload, when set, is called after every reload after the first
@@ -267,11 +268,7 @@ func newFilePolicy(opts FileOptions) (*FilePolicy, error) {
 	if err != nil {
 		dir = string(filepath.Separator)
 	}
-	home := opts.HomeDir
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	ws := &fsResolver{dir: dir, homeDir: home}
+	ws := &fsResolver{dir: dir, homeDir: absHome(opts.HomeDir)}
 	for _, layer := range []struct {
 		name  string
 		rules []Rule

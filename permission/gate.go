@@ -300,7 +300,8 @@ type GateOptions struct {
 	// directory when the gate is built.
 	Workdir string
 	// HomeDir is the user's home directory, for ~ and $HOME in bash lines;
-	// "" means [os.UserHomeDir].
+	// "" means [os.UserHomeDir]. A relative one is made absolute against
+	// the process's working directory when the gate is built, as Workdir.
 	HomeDir string
 	// Protected lists absolute paths that bash lines may never write or
 	// delete, each protecting everything beneath it; whatever name, glob,
@@ -380,12 +381,7 @@ func NewGate(opts GateOptions) *Gate {
 			g.workdir = ""
 		}
 	}
-	if g.home == "" {
-		g.home, _ = os.UserHomeDir()
-	}
-	if g.home != "" {
-		g.home = filepath.Clean(g.home)
-	}
+	g.home = absHome(g.home)
 	for _, p := range opts.Protected {
 		if abs, err := filepath.Abs(p); err == nil && p != "" {
 			g.protected = append(g.protected, abs)

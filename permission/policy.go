@@ -97,8 +97,10 @@ type Options struct {
 	// system instead.
 	Workdir string
 	// HomeDir is the user's home directory, for ~ and $HOME in rules and
-	// commands; "" means [os.UserHomeDir]. When no home is known, a rule
-	// using ~ or $HOME makes New fail, rather than match nothing.
+	// commands; "" means [os.UserHomeDir]. A relative one is made absolute
+	// against the process's working directory when the policy is built.
+	// When no home is known, a rule using ~ or $HOME makes New fail,
+	// rather than match nothing.
 	HomeDir string
 }
 
@@ -234,6 +236,28 @@ type policy struct {
 	pathRestrict bool
 }
 
+// absHome returns the home directory for ~ and $HOME: home, or
+// os.UserHomeDir's when it is "", made absolute against the process's
+// working directory and cleaned. A relative home (HomeDir "rel", or a
+// relative $HOME) is thus the directory it names when the policy or gate
+// is built, as Workdir is, and ~ never means a directory relative to
+// wherever a path or a bash line is resolved later (the workdir, the
+// command's directory). "" when no home is known, or when it cannot be
+// made absolute: ~ and $HOME are then unknown.
+func absHome(home string) string {
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if home == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return ""
+	}
+	return abs
+}
+
 func newPolicy(opts Options) (*policy, error) {
 	def := opts.Default
 	if def == 0 {
@@ -242,13 +266,7 @@ func newPolicy(opts Options) (*policy, error) {
 	if !def.Valid() {
 		return nil, fmt.Errorf("permission: invalid default decision %d", def)
 	}
-	home := opts.HomeDir
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	if home != "" {
-		home = filepath.Clean(home)
-	}
+	home := absHome(opts.HomeDir)
 	dir := opts.Workdir
 	if dir != "" {
 		abs, err := filepath.Abs(dir)

@@ -212,8 +212,10 @@ type WorkspaceOptions struct {
 	// tools and of bash start from. "" means the working directory.
 	Workdir string
 	// HomeDir is the user's home directory, for ~ and $HOME in commands
-	// and rules; "" means [os.UserHomeDir]. When it cannot be found, ~ and
-	// $HOME in commands count as unknown expansions.
+	// and rules; "" means [os.UserHomeDir]. A relative one is made
+	// absolute against the process's working directory when the policy is
+	// built. When it cannot be found, ~ and $HOME in commands count as
+	// unknown expansions.
 	HomeDir string
 }
 
@@ -286,12 +288,7 @@ func newFSResolver(workdir, home string) (*fsResolver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("permission: workspace: %w", err)
 	}
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	if home != "" {
-		home = filepath.Clean(home)
-	}
+	home = absHome(home)
 	real, err := realPath(dir)
 	if err != nil {
 		return nil, fmt.Errorf("permission: workspace %s: %w", dir, err)

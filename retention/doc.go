@@ -94,7 +94,10 @@
 //     lists of forks that died (rule 8) is removed.
 //   - Just before removing an entry the sweep takes its lock as the stores
 //     take it (the directory <entry>.lock, made with mkdir inside the
-//     entry's opened directory and refreshed while held) and inspects the
+//     entry's opened directory and refreshed while held; on Unix systems
+//     made, refreshed, taken over and removed relative to the handle of
+//     that directory, never through a path, with /proc mounted or not)
+//     and inspects the
 //     entry again; if it was locked, is no longer the same file or was
 //     modified, it stays and is reported as locked or changed. The lock is
 //     held until the entry is gone, so a store that wants the entry

@@ -21,3 +21,11 @@ func SweepCallingBeforeRemove(ctx context.Context, opts Options, at func(path st
 }
 
 const ForkMarker = forkMarker
+
+// SweepWithoutProc sweeps as opts say, as where /proc is missing: the
+// directory of the process's descriptors, where the portable build looks
+// for a path naming the directory it locks in, is one that does not exist.
+func SweepWithoutProc(ctx context.Context, opts Options) (Report, error) {
+	opts.fds = "/nonexistent-proc/self/fd/"
+	return Sweep(ctx, opts)
+}

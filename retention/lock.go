@@ -1,12 +1,10 @@
 package retention
 
 import (
-	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -25,7 +23,7 @@ var errChanged = errors.New("changed during its removal")
 // entryLock is the lock of an entry held for its removal.
 type entryLock struct {
 	l   *filelock.Lock // nil when the name is too long to have a lock
-	dir *os.File       // the entry's directory, which the lock's path names
+	dir *os.File       // the entry's directory, which the lock's path names where it is taken by path; nil where the lock holds it
 }
 
 // check reports whether the lock is still held.
@@ -52,12 +50,8 @@ func (e *entryLock) release() {
 // so that a store waits until the entry is gone instead of writing into it
 // while it is removed (removing a directory takes many system calls) and
 // reporting success. A stale lock (left by a killed store or sweep) is
-// taken over; an entry whose lock is live is skipped.
-//
-// The lock is taken in d through the path /proc/self/fd/<fd of d>, which
-// no rename or symlink along d's path can redirect out of d. Where that
-// path does not name d (no /proc), d's own path is used if it has no
-// symlink in it, and the lock is checked to be d's once taken.
+// taken over; an entry whose lock is live is skipped. Where the lock is
+// taken (through a handle on d on Unix systems) is acquire's.
 //
 // path is the entry's path, which names it in errors; skips are reported
 // under at (the entry's path, or its lock's when the lock is removed).
@@ -66,41 +60,41 @@ func (s *sweeper) lock(d *os.Root, name, path, at string) (*entryLock, bool) {
 		s.skip(at, SkipLocked, nil)
 		return nil, false
 	}
-	dirPath, f, err := anchor(d)
-	if err != nil {
+	// As the stores take theirs (refreshed while held, a stale one taken
+	// over), but with no wait: an entry locked meanwhile is skipped.
+	l, f, named, err := s.acquire(d, name)
+	switch {
+	case errors.Is(err, errChanged):
 		s.skip(at, SkipChanged, nil)
 		return nil, false
-	}
-	// As the stores take theirs (refreshed while held, a stale one taken
-	// over), but with no wait, hence no context: an entry locked meanwhile
-	// is skipped.
-	l, err := filelock.Acquire(context.Background(), filepath.Join(dirPath, name), filelock.Options{Timeout: time.Nanosecond})
-	switch {
 	case err == nil:
 	case errors.Is(err, syscall.ENAMETOOLONG):
 		return &entryLock{dir: f}, true // no store can lock it either
 	case liveLock(d, name):
-		_ = f.Close()
+		closeDir(f)
 		s.skip(at, SkipLocked, nil)
 		return nil, false
 	default:
-		_ = f.Close()
-		// The error names the lock where it was taken, /proc/self/fd/<n>:
-		// name it by the path the user knows.
-		s.skip(at, SkipError, renamePaths(err, dirPath, filepath.Dir(path)))
+		closeDir(f)
+		// The error names the lock where it was taken (named): name it
+		// by the path the user knows.
+		s.skip(at, SkipError, renamePaths(err, named, filepath.Dir(path)))
 		return nil, false
 	}
 	e := &entryLock{l: l, dir: f}
-	// On the /proc path this holds by construction; on d's own path it
-	// tells whether a symlink put along it meanwhile sent the lock elsewhere.
-	mine, err1 := os.Lstat(l.Path())
-	there, err2 := d.Lstat(filelock.Name(name))
-	if err1 != nil || err2 != nil || !os.SameFile(mine, there) {
+	if !lockedIn(l, d, name) {
 		e.release()
 		s.skip(at, SkipChanged, nil)
 		return nil, false
 	}
 	return e, true
+}
+
+// closeDir closes f unless it is nil.
+func closeDir(f *os.File) {
+	if f != nil {
+		_ = f.Close()
+	}
 }
 
 // renamePaths returns err with every path in it under the directory from
@@ -134,38 +128,6 @@ func renamePaths(err error, from, to string) error {
 		return &c
 	}
 	return err
-}
-
-// anchor returns a path that names the open directory d, and the open
-// directory, to close once the path is no longer used.
-func anchor(d *os.Root) (string, *os.File, error) {
-	return anchorVia(d, "/proc/self/fd/")
-}
-
-// anchorVia is anchor with the directory of the process's descriptors
-// (fds) as a parameter, for tests.
-func anchorVia(d *os.Root, fds string) (string, *os.File, error) {
-	f, err := d.Open(".")
-	if err != nil {
-		return "", nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return "", nil, err
-	}
-	p := fds + strconv.FormatUint(uint64(f.Fd()), 10)
-	if pst, err := os.Stat(p); err == nil && os.SameFile(pst, st) {
-		return p, f, nil
-	}
-	p = filepath.Clean(d.Name())
-	if real, err := filepath.EvalSymlinks(p); err == nil && real == p {
-		if pst, err := os.Lstat(p); err == nil && os.SameFile(pst, st) {
-			return p, f, nil
-		}
-	}
-	_ = f.Close()
-	return "", nil, errChanged
 }
 
 // liveLock reports whether d/name is locked by a live lock: <name>.lock

@@ -12,8 +12,9 @@ import (
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
-// The sweep takes an entry's lock through /proc/self/fd/<n>, which is no
-// path its user knows. When taking it fails (here: the home is mounted
+// The sweep takes an entry's lock relative to a handle on its directory
+// (through /proc/self/fd/<n>, which is no path its user knows, in the
+// portable build). When taking it fails (here: the home is mounted
 // read-only, so mkdir fails), the error in the report names the lock by
 // its real path, in the *storage.Error and in its cause.
 func TestLockErrorNamesTheRealPath(t *testing.T) {

@@ -72,6 +72,7 @@ type Options struct {
 	beforeRemove  func(path string) // test hook run between scan and removal
 	afterLock     func(path string) // test hook run once the entry's lock is taken
 	beforeRelease func(path string) // test hook run after a removal, before its lock is released
+	fds           string            // the directory of the process's descriptors, for the portable lock (lock_portable.go); "" means /proc/self/fd/
 }
 
 // Sweep removes stale runtime files from the projects of a data home. The

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 )
 
@@ -73,5 +74,12 @@ func OpenConns(s *Store) int {
 // after a lost reply was ended by Close.
 var ErrChecksClosed = errChecksClosed
 
-// ReadLogLines is readLogLines, ImportFiles' reading of a session log.
-var ReadLogLines = readLogLines
+// ReadLogLines is readLogLines, ImportFiles' reading of a session log, of
+// the log at path, in its directory anchored as ImportFiles anchors it.
+func ReadLogLines(path string) ([][]byte, error) {
+	dir, err := openSrcDir(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	return readLogLines(dir, filepath.Base(path))
+}

@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -110,13 +109,24 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 		return FilesReport{}, err
 	}
 	// A home or project a migration did not finish copying holds part of
-	// a copy: imported, it would pass the verification below.
-	for _, dir := range []string{paths.Home, paths.ProjectDir()} {
-		if err := migrate.CheckComplete(dir); err != nil {
-			return FilesReport{}, fmt.Errorf("postgres: the files are not usable: %w", err)
-		}
+	// a copy: imported, it would pass the verification below. The home,
+	// which may be a link, is looked at by its path; the project's
+	// directory through its handle, as it is read.
+	if err := migrate.CheckComplete(paths.Home); err != nil {
+		return FilesReport{}, fmt.Errorf("postgres: the files are not usable: %w", err)
 	}
-	if err := deletingSession(paths.SessionsDir, nil); err != nil {
+	pd, err := openSrcDir(paths.ProjectDir())
+	if err != nil {
+		return FilesReport{}, err
+	}
+	if err := pd.checkComplete(); err != nil {
+		return FilesReport{}, fmt.Errorf("postgres: the files are not usable: %w", err)
+	}
+	sessions, err := openSrcDir(paths.SessionsDir)
+	if err != nil {
+		return FilesReport{}, err
+	}
+	if err := deletingSession(sessions, nil); err != nil {
 		return FilesReport{}, err
 	}
 	release, err := p.lockImport(ctx)
@@ -214,7 +224,11 @@ func (p *Project) ImportFiles(ctx context.Context, paths storage.ProjectPaths) (
 // each body with the creation time the import gives it.
 func importedFrom(src fileSide) (imported, error) {
 	var imp imported
-	ents, err := readDir(src.paths.SessionsDir)
+	sessions, err := openSrcDir(src.paths.SessionsDir)
+	if err != nil {
+		return imp, err
+	}
+	ents, err := sessions.list()
 	if err != nil {
 		return imp, err
 	}
@@ -224,10 +238,18 @@ func importedFrom(src fileSide) (imported, error) {
 		}
 	}
 	imp.archives = imp.sessions
-	if imp.lists, err = fileTaskLists(src.paths.TasksDir); err != nil {
+	tasks, err := openSrcDir(src.paths.TasksDir)
+	if err != nil {
 		return imp, err
 	}
-	if ents, err = readDir(src.paths.SpillDir); err != nil {
+	if imp.lists, err = fileTaskLists(tasks); err != nil {
+		return imp, err
+	}
+	spillDir, err := openSrcDir(src.paths.SpillDir)
+	if err != nil {
+		return imp, err
+	}
+	if ents, err = spillDir.list(); err != nil {
 		return imp, err
 	}
 	for _, e := range ents {
@@ -235,7 +257,7 @@ func importedFrom(src fileSide) (imported, error) {
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		info, err := e.Info()
+		info, err := spillDir.lstat(e.Name())
 		if err != nil {
 			return imp, err
 		}
@@ -297,10 +319,10 @@ func (p *Project) ExportFiles(ctx context.Context, paths storage.ProjectPaths) (
 	return rep, nil
 }
 
-// fileTaskLists returns the task lists in tasksDir: its directories named
+// fileTaskLists returns the task lists in tasks: its directories named
 // with a valid id.
-func fileTaskLists(tasksDir string) ([]string, error) {
-	ents, err := readDir(tasksDir)
+func fileTaskLists(tasks srcDir) ([]string, error) {
+	ents, err := tasks.list()
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +339,11 @@ func fileTaskLists(tasksDir string) ([]string, error) {
 // A torn tail (bytes after the last newline) is not a record and stays
 // behind.
 func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
-	ents, err := readDir(src.paths.SessionsDir)
+	sessions, err := openSrcDir(src.paths.SessionsDir)
+	if err != nil {
+		return err
+	}
+	ents, err := sessions.list()
 	if err != nil {
 		return err
 	}
@@ -326,12 +352,11 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		path := filepath.Join(src.paths.SessionsDir, e.Name())
-		recs, err := readLogLines(path)
+		recs, err := readLogLines(sessions, e.Name())
 		if err != nil {
 			return err
 		}
-		info, err := e.Info()
+		info, err := sessions.lstat(e.Name())
 		if err != nil {
 			return err
 		}
@@ -347,7 +372,11 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 		}
 		rep.Sessions++
 		rep.Records += len(recs)
-		if err := copyArchive(ctx, storage.SessionContextDir(src.paths.SessionsDir, id), id, dst, rep, imp); err != nil {
+		ctxDir, err := sessions.sub(filepath.Base(storage.SessionContextDir(sessions.path, id)))
+		if err != nil {
+			return fmt.Errorf("session %s archive: %w", id, err)
+		}
+		if err := copyArchive(ctx, ctxDir, id, dst, rep, imp); err != nil {
 			return fmt.Errorf("session %s archive: %w", id, err)
 		}
 		if dst.importSession != nil {
@@ -357,15 +386,16 @@ func copySessions(ctx context.Context, src fileSide, dst *Project, rep *FilesRep
 	return nil
 }
 
-// readLogLines returns the complete lines of the session log at path, as
+// readLogLines returns the complete lines of the session log name in dir, as
 // completeLines returns those of the whole file, reading it as a stream
 // the way the file store does: a line longer than session.MaxLineBytes is
 // refused with a *storage.Error, and a torn tail, however long, is read
 // past without being held (a planted sparse log costs no disk; read whole,
 // a 3 GiB one took 7.5 GB).
-func readLogLines(path string) ([][]byte, error) {
+func readLogLines(dir srcDir, name string) ([][]byte, error) {
+	path := filepath.Join(dir.path, name)
 	cannotRead := &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "cannot read checkpoint log"}
-	f, err := safefs.OpenFile(path, os.O_RDONLY, 0)
+	f, err := dir.open(name)
 	if err != nil {
 		return nil, cannotRead.WithCause(err)
 	}
@@ -430,18 +460,23 @@ func completeLines(data []byte) [][]byte {
 	return recs
 }
 
-// copyArchive copies the context archive in dir of session id, if any. A
+// copyArchive copies the context archive in dir of session id, if any
+// (dir does not exist when it has none). A
 // torn tail of its index (see completeLines) stays behind, and so do the
 // torn tails a put set aside (index.jsonl.torn-<ms>), which hold no
 // record.
-func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesReport, imp *imported) error {
-	data, err := safefs.ReadFile(filepath.Join(dir, archive.IndexFile))
+func copyArchive(ctx context.Context, dir srcDir, id string, dst *Project, rep *FilesReport, imp *imported) error {
+	data, err := dir.readFile(archive.IndexFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	index := completeLines(data)
 	notes := map[string][]byte{}
-	ents, err := readDir(filepath.Join(dir, archive.NotesDir))
+	notesDir, err := dir.sub(archive.NotesDir)
+	if err != nil {
+		return err
+	}
+	ents, err := notesDir.list()
 	if err != nil {
 		return err
 	}
@@ -450,7 +485,7 @@ func copyArchive(ctx context.Context, dir, id string, dst *Project, rep *FilesRe
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		if notes[ref], err = safefs.ReadFile(filepath.Join(dir, archive.NotesDir, e.Name())); err != nil {
+		if notes[ref], err = notesDir.readFile(e.Name()); err != nil {
 			return err
 		}
 	}
@@ -509,13 +544,27 @@ func fileTaskRecord(ctx context.Context, enc storage.Encoding, listID, id string
 
 // copyTaskLists copies every task list of src, shared marks included.
 func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
-	ids, err := fileTaskLists(src.paths.TasksDir)
+	tasks, err := openSrcDir(src.paths.TasksDir)
+	if err != nil {
+		return err
+	}
+	ids, err := fileTaskLists(tasks)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	sessions, err := openSrcDir(src.paths.SessionsDir)
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
-		dir := src.paths.TaskListDir(id)
-		ents, err := readDir(dir)
+		dir, err := tasks.sub(id)
+		if err != nil {
+			return err
+		}
+		ents, err := dir.list()
 		if err != nil {
 			return err
 		}
@@ -525,7 +574,7 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 			if !ok || !e.Type().IsRegular() || strings.HasPrefix(stem, ".") {
 				continue
 			}
-			data, err := safefs.ReadFile(filepath.Join(dir, e.Name()))
+			data, err := dir.readFile(e.Name())
 			if err != nil {
 				return err
 			}
@@ -540,14 +589,14 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 			}
 			recs[tid] = data
 		}
-		if err := dst.ImportTaskList(ctx, id, recs, task.IsShared(src.paths.TasksDir, id)); err != nil {
+		if err := dst.ImportTaskList(ctx, id, recs, dir.exists(task.SharedMarker)); err != nil {
 			return fmt.Errorf("task list %s: %w", id, err)
 		}
 		imp.lists = append(imp.lists, id)
 		// A list a fork killed part-way left (its mark, no session log)
 		// stays marked as a fork's, so that the sweep still tells it from
 		// a real list.
-		if began, ok := forkMarkTime(src.paths, id); ok {
+		if began, ok := forkMarkTime(sessions, dir, id); ok {
 			if err := dst.markForking(ctx, dst.s.db(), id, &began); err != nil {
 				return fmt.Errorf("task list %s: %w", id, err)
 			}
@@ -558,15 +607,16 @@ func copyTaskLists(ctx context.Context, src fileSide, dst *Project, rep *FilesRe
 	return nil
 }
 
-// forkMarkTime reports whether task list id of the files at paths holds
-// task.ForkMarker, a regular file, while its session has no log (what a
-// fork killed part-way leaves), and returns the mark's modification time.
-func forkMarkTime(paths storage.ProjectPaths, id string) (time.Time, bool) {
-	st, err := os.Lstat(filepath.Join(paths.TaskListDir(id), task.ForkMarker))
+// forkMarkTime reports whether task list id of the files, in list, holds
+// task.ForkMarker, a regular file, while its session has no log in
+// sessions (what a fork killed part-way leaves), and returns the mark's
+// modification time.
+func forkMarkTime(sessions, list srcDir, id string) (time.Time, bool) {
+	st, err := list.lstat(task.ForkMarker)
 	if err != nil || !st.Mode().IsRegular() {
 		return time.Time{}, false
 	}
-	if _, err := os.Lstat(filepath.Join(paths.SessionsDir, id+session.LogSuffix)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := sessions.lstat(id + session.LogSuffix); !errors.Is(err, fs.ErrNotExist) {
 		return time.Time{}, false
 	}
 	return st.ModTime(), true
@@ -574,7 +624,11 @@ func forkMarkTime(paths storage.ProjectPaths, id string) (time.Time, bool) {
 
 // copySpill copies every spilled body of src.
 func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport, imp *imported) error {
-	ents, err := readDir(src.paths.SpillDir)
+	dir, err := openSrcDir(src.paths.SpillDir)
+	if err != nil {
+		return err
+	}
+	ents, err := dir.list()
 	if err != nil {
 		return err
 	}
@@ -583,11 +637,11 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		body, err := safefs.ReadFile(filepath.Join(src.paths.SpillDir, e.Name()))
+		body, err := dir.readFile(e.Name())
 		if err != nil {
 			return err
 		}
-		info, err := e.Info()
+		info, err := dir.lstat(e.Name())
 		if err != nil {
 			return err
 		}
@@ -605,16 +659,16 @@ func copySpill(ctx context.Context, src fileSide, dst *Project, rep *FilesReport
 // finish (its log set aside as <id>.jsonl.deleting): its log is no longer
 // copied, and its archive and task list, copied, would outlive it in the
 // database. ents is its listing, nil to list it here.
-func deletingSession(dir string, ents []fs.DirEntry) error {
+func deletingSession(dir srcDir, ents []fs.DirEntry) error {
 	if ents == nil {
 		var err error
-		if ents, err = readDir(dir); err != nil {
+		if ents, err = dir.list(); err != nil {
 			return err
 		}
 	}
 	for _, e := range ents {
 		if id, ok := session.DeletingID(e.Name()); ok {
-			de := &session.DeletingError{SessionID: id, File: filepath.Join(dir, e.Name()), Type: e.Type()}
+			de := &session.DeletingError{SessionID: id, File: filepath.Join(dir.path, e.Name()), Type: e.Type()}
 			if de.Type != 0 {
 				return fmt.Errorf("postgres: the files are not usable: %w", de)
 			}
@@ -630,8 +684,12 @@ func deletingSession(dir string, ents []fs.DirEntry) error {
 // record copied (a *session.NotFoundError): the session was deleted and a
 // new one of the same id began since, which the verification, when it
 // listed the files before the new log appeared, did not compare.
-func sessionsKept(dir string, imp imported) error {
-	ents, err := readDir(dir)
+func sessionsKept(path string, imp imported) error {
+	dir, err := openSrcDir(path)
+	if err != nil {
+		return err
+	}
+	ents, err := dir.list()
 	if err != nil {
 		return err
 	}
@@ -647,27 +705,22 @@ func sessionsKept(dir string, imp imported) error {
 		if f, ok := imp.firsts[id]; ok {
 			first = append(f[:len(f):len(f)], '\n')
 		}
-		if err := session.CheckKept(session.PathDir(dir), types, id, first); err != nil {
+		if err := session.CheckKept(dir, types, id, first); err != nil {
 			return fmt.Errorf("postgres: in the files: %w", err)
 		}
 	}
 	return nil
 }
 
-// readDir lists dir, or nothing when it does not exist.
-func readDir(dir string) ([]fs.DirEntry, error) {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return ents, err
-}
-
 // verifyStoreCopy reads every record of src through the file stores and
 // through the database's, and fails at the first that differs or does not
 // read.
 func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
-	if _, err := os.Lstat(src.paths.SessionsDir); err == nil {
+	sessions, err := openSrcDir(src.paths.SessionsDir)
+	if err != nil {
+		return err
+	}
+	if sessions.d != nil {
 		fcp, err := session.NewFileCheckpointer(src.paths.SessionsDir, session.FileOptions{Encoding: src.enc})
 		if err != nil {
 			return err
@@ -688,12 +741,16 @@ func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
 			if err := sameJSON(a, b); err != nil {
 				return fmt.Errorf("session %s: %w", in.ID, err)
 			}
-			if err := sameArchive(ctx, src, dst, in.ID); err != nil {
+			if err := sameArchive(ctx, sessions, src.enc, dst, in.ID); err != nil {
 				return fmt.Errorf("session %s archive: %w", in.ID, err)
 			}
 		}
 	}
-	ids, err := fileTaskLists(src.paths.TasksDir)
+	tasks, err := openSrcDir(src.paths.TasksDir)
+	if err != nil {
+		return err
+	}
+	ids, err := fileTaskLists(tasks)
 	if err != nil {
 		return err
 	}
@@ -733,11 +790,19 @@ func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
 		if !slices.Contains(dbLists, id) {
 			return fmt.Errorf("task list %s: it is missing in the database", id)
 		}
-		if shared != task.IsShared(src.paths.TasksDir, id) {
+		list, err := tasks.sub(id)
+		if err != nil {
+			return err
+		}
+		if shared != list.exists(task.SharedMarker) {
 			return fmt.Errorf("task list %s: shared in the files %v, in the database %v", id, !shared, shared)
 		}
 	}
-	ents, err := readDir(src.paths.SpillDir)
+	spillDir, err := openSrcDir(src.paths.SpillDir)
+	if err != nil {
+		return err
+	}
+	ents, err := spillDir.list()
 	if err != nil || len(ents) == 0 {
 		return err
 	}
@@ -766,14 +831,18 @@ func verifyFiles(ctx context.Context, src fileSide, dst *Project) error {
 }
 
 // sameArchive checks that the archive of session id decodes to the same
-// index records and notes in the files and in the database.
-func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) error {
-	dir := storage.SessionContextDir(src.paths.SessionsDir, id)
+// index records and notes in the files (the sessions directory sessions,
+// encoded with enc) and in the database.
+func sameArchive(ctx context.Context, sessions srcDir, enc storage.Encoding, dst *Project, id string) error {
 	index, notes, err := dst.ExportArchive(ctx, id)
 	if err != nil {
 		return err
 	}
-	data, err := safefs.ReadFile(filepath.Join(dir, archive.IndexFile))
+	dir, err := sessions.sub(filepath.Base(storage.SessionContextDir(sessions.path, id)))
+	if err != nil {
+		return err
+	}
+	data, err := dir.readFile(archive.IndexFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -782,25 +851,25 @@ func sameArchive(ctx context.Context, src fileSide, dst *Project, id string) err
 		return fmt.Errorf("%d index records in the files, %d in the database", len(want), len(index))
 	}
 	for i := range want {
-		a, err := src.enc.Decode(ctx, storage.KindArchiveIndex, id, fmt.Sprint(i), want[i])
+		a, err := enc.Decode(ctx, storage.KindArchiveIndex, id, fmt.Sprint(i), want[i])
 		if err != nil {
 			return err
 		}
-		b, err := src.enc.Decode(ctx, storage.KindArchiveIndex, id, fmt.Sprint(i), index[i])
+		b, err := enc.Decode(ctx, storage.KindArchiveIndex, id, fmt.Sprint(i), index[i])
 		if err != nil || !bytes.Equal(a, b) {
 			return fmt.Errorf("index record %d differs: %v", i, err)
 		}
 	}
 	for ref, stored := range notes {
-		file, err := safefs.ReadFile(filepath.Join(dir, archive.NotesDir, ref+archive.NoteSuffix))
+		file, err := dir.readFile(filepath.Join(archive.NotesDir, ref+archive.NoteSuffix))
 		if err != nil {
 			return err
 		}
-		a, err := src.enc.Decode(ctx, storage.KindArchive, id, ref, file)
+		a, err := enc.Decode(ctx, storage.KindArchive, id, ref, file)
 		if err != nil {
 			return err
 		}
-		b, err := src.enc.Decode(ctx, storage.KindArchive, id, ref, stored)
+		b, err := enc.Decode(ctx, storage.KindArchive, id, ref, stored)
 		if err != nil || !bytes.Equal(a, b) {
 			return fmt.Errorf("note %s differs: %v", ref, err)
 		}
