@@ -194,10 +194,12 @@ func newRepoCheck(o Options, now time.Time) *repoCheck {
 // changes it, and commands cannot set it back. It still stats every
 // directory and looks at every .git and git directory it remembers, whose
 // configuration and hooks change without their directory changing. A
-// directory changed less than a second before a check read it is read
+// directory changed less than two seconds before a check read it is read
 // again by the next one, and only ext2/3/4, XFS, Btrfs, tmpfs, F2FS and ZFS
 // workdirs are remembered (other file systems, network, FUSE and overlay
-// ones among them, are read in full every time).
+// ones among them, are read in full every time), never an encrypted
+// (fscrypt) directory, whose listing changes when its key is added or
+// removed while its times stay.
 //
 // Moving aside renames the .git (or a git directory's HEAD) to
 // NAME.lite-agent-quarantine-N, never over an existing name, and keeps

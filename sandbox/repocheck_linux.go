@@ -104,22 +104,27 @@ func (d dirHandle) readDir(budget func(n int) bool) []fs.DirEntry {
 
 // stamp returns d's stamp.
 func (d dirHandle) stamp() (dirStamp, bool) {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(d), &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return dirStamp{}, false
+	st, err := statxStamp(int(d), "", unix.AT_EMPTY_PATH)
+	return st, err == nil
+}
+
+// statxStamp stamps name of dirfd (dirfd itself when name is ""): an
+// encrypted directory (fscrypt) has no stamp, as what it lists changes
+// with its key, which no time records.
+func statxStamp(dirfd int, name string, flags int) (dirStamp, error) {
+	var stx unix.Statx_t
+	if err := unix.Statx(dirfd, name, flags|unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BASIC_STATS, &stx); err != nil {
+		return dirStamp{}, err
 	}
-	return dirStamp{dev: st.Dev, ino: st.Ino, ctime: st.Ctim.Nano()}, true
+	if stx.Mode&unix.S_IFMT != unix.S_IFDIR || stx.Attributes&unix.STATX_ATTR_ENCRYPTED != 0 {
+		return dirStamp{}, fs.ErrInvalid
+	}
+	return dirStamp{dev: unix.Mkdev(stx.Dev_major, stx.Dev_minor), ino: stx.Ino,
+		ctime: stx.Ctime.Sec*1e9 + int64(stx.Ctime.Nsec)}, nil
 }
 
 // stampAt returns the stamp of the directory name (one name) of d,
 // without following a link.
 func (d dirHandle) stampAt(name string) (dirStamp, error) {
-	var st unix.Stat_t
-	if err := unix.Fstatat(int(d), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return dirStamp{}, err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return dirStamp{}, fs.ErrInvalid
-	}
-	return dirStamp{dev: st.Dev, ino: st.Ino, ctime: st.Ctim.Nano()}, nil
+	return statxStamp(int(d), name, 0)
 }

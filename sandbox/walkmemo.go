@@ -20,7 +20,8 @@ type dirStamp struct {
 // memo records, and the next run need not read them. It still looks at
 // every .git and git directory the memo records (their configuration and
 // hooks change without their directory changing) and walks every
-// subdirectory.
+// subdirectory. An encrypted (fscrypt) directory has no stamp: what it
+// lists changes when its key is added or removed, which no time records.
 //
 // A memo is made only of a directory whose status change time was more
 // than memoSlack before the run read it: a change made just after the read
