@@ -31,8 +31,13 @@ type rt127 struct {
 
 func newRT127(t *testing.T) *rt127 {
 	t.Helper()
+	return newRT127On(t, hostDir(t))
+}
+
+// newRT127On is newRT127 with the project and the home in dir.
+func newRT127On(t *testing.T, dir string) *rt127 {
+	t.Helper()
 	tooltest.Need(t, tooltest.CanaryTools, "git")
-	dir := hostDir(t)
 	p := &rt127{dir: dir, wd: filepath.Join(dir, "project"), home: filepath.Join(dir, "home")}
 	for _, d := range []string{p.wd, p.home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

@@ -49,24 +49,6 @@ func mountedFS(t *testing.T, mkfs string, args ...string) string {
 	return mnt
 }
 
-// newRT127On is newRT127 with the project on the file system mounted at mnt.
-func newRT127On(t *testing.T, mnt string) *rt127 {
-	t.Helper()
-	p := &rt127{dir: mnt, wd: filepath.Join(mnt, "project"), home: filepath.Join(mnt, "home")}
-	for _, d := range []string{p.wd, p.home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p.env = []string{"HOME=" + p.home, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
-		"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com", "GIT_ALLOW_PROTOCOL=file"}
-	p.git(t, p.wd, "init", "-q", ".")
-	writeFile(t, filepath.Join(p.wd, "README"), "hello\n")
-	p.git(t, p.wd, "add", "README")
-	p.git(t, p.wd, "commit", "-q", "-m", "init")
-	return p
-}
-
 // buildFscryptKey builds the fscrypt helper (internal/fscryptkey) into the
 // workdir, where the sandboxed commands can run it.
 func buildFscryptKey(t *testing.T, wd string) {
