@@ -20,6 +20,13 @@ const (
 	offNr   = 0
 	offArch = 4
 	offArg0 = 16 // the low 32 bits on little-endian machines
+	offArg1 = 24
+
+	// The fscrypt ioctls that add and remove a file system's keys
+	// (linux/fscrypt.h; the same on every architecture the filter knows).
+	fsIocAddEncryptionKey            = 0xc0506617
+	fsIocRemoveEncryptionKey         = 0xc0406618
+	fsIocRemoveEncryptionKeyAllUsers = 0xc0406619
 
 	afUnix  = 1
 	x32Base = 0x40000000 // __X32_SYSCALL_BIT
@@ -31,15 +38,16 @@ type syscallABI struct {
 	socket     uint32    // __NR_socket
 	ioUringSet uint32    // __NR_io_uring_setup, which could create sockets past the filter
 	keyring    [3]uint32 // __NR_add_key, __NR_request_key, __NR_keyctl
+	ioctl      uint32    // __NR_ioctl
 }
 
 // abiOf returns the ABI of goarch, if the filter supports it.
 func abiOf(goarch string) (syscallABI, bool) {
 	switch goarch {
 	case "amd64":
-		return syscallABI{auditArch: 0xc000003e, socket: 41, ioUringSet: 425, keyring: [3]uint32{248, 249, 250}}, true
+		return syscallABI{auditArch: 0xc000003e, socket: 41, ioUringSet: 425, keyring: [3]uint32{248, 249, 250}, ioctl: 16}, true
 	case "arm64":
-		return syscallABI{auditArch: 0xc00000b7, socket: 198, ioUringSet: 425, keyring: [3]uint32{217, 218, 219}}, true
+		return syscallABI{auditArch: 0xc00000b7, socket: 198, ioUringSet: 425, keyring: [3]uint32{217, 218, 219}, ioctl: 29}, true
 	}
 	return syscallABI{}, false
 }
@@ -47,7 +55,11 @@ func abiOf(goarch string) (syscallABI, bool) {
 // seccompFilter returns a seccomp program, as bwrap --seccomp reads it,
 // that makes add_key, request_key and keyctl fail with EPERM (the kernel's
 // keyrings are not namespaced: the session keyring the agent was started
-// in, with whatever keys it holds, would be the command's too), with
+// in, with whatever keys it holds, would be the command's too), and so the
+// fscrypt ioctls that add or remove a file system's keys (a key is the
+// file system's, not the sandbox's: adding one shows the host the
+// decrypted names of an encrypted directory, without changing any time
+// the repository check reads), with
 // blockUnix makes socket(AF_UNIX, …) and io_uring_setup fail with EPERM,
 // kills a process that makes system calls of another architecture (such
 // as 32-bit or x32 ones, which would slip past the numbers checked here),
@@ -75,6 +87,13 @@ func seccompFilter(blockUnix bool) (prog []byte, ok bool) {
 		{"", bpfJumpEq, "deny", "", abi.keyring[0]},
 		{"", bpfJumpEq, "deny", "", abi.keyring[1]},
 		{"", bpfJumpEq, "deny", "", abi.keyring[2]},
+		{"", bpfJumpEq, "", "rest", abi.ioctl},
+		{"", bpfLoadAbs, "", "", offArg1},
+		{"", bpfJumpEq, "deny", "", fsIocAddEncryptionKey},
+		{"", bpfJumpEq, "deny", "", fsIocRemoveEncryptionKey},
+		{"", bpfJumpEq, "deny", "", fsIocRemoveEncryptionKeyAllUsers},
+		{"", bpfReturn, "", "", retAllow},
+		{"rest", bpfLoadAbs, "", "", offNr},
 	}
 	if blockUnix {
 		insns = append(insns,
