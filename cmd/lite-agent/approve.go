@@ -39,6 +39,10 @@ const (
 	spaceRun = 24
 )
 
+// maxHeaderRows bounds the rows of the question's first line, the tool and
+// the policy's reason, in its first view.
+const maxHeaderRows = 3
+
 // writeApproval writes the question about req: the tool, why the policy
 // asks, and each field of the call's input on lines of its own, escaped
 // for the terminal (termtext.Exact), in the order the model sent them, so
@@ -59,12 +63,20 @@ func writeApproval(w io.Writer, req permission.ApprovalRequest, full bool, scr s
 		fmt.Fprintf(&b, " (%s)", termtext.Exact.Line(v.RuleID))
 	}
 	header := b.String()
+	if !full && rowsOf(header, scr.cols) > maxHeaderRows {
+		// A reason quoting a long path would push the tool's name off.
+		header = cutWidth(header, maxHeaderRows*scr.cols-4) + " …"
+		hidden = true
+	}
+	b.Reset()
+	b.WriteString(header)
 	b.WriteByte('\n')
 	c := &collapser{on: !full}
 	lines := c.inputLines(req.Call.Input)
 	if !full {
-		lines, hidden = fit(lines, scr, scr.rows-rowsOf(header, scr.cols)-2)
-		hidden = hidden || c.collapsed
+		var cut bool
+		lines, cut = fit(lines, scr, scr.rows-rowsOf(header, scr.cols)-2)
+		hidden = hidden || cut || c.collapsed
 	}
 	for _, l := range lines {
 		b.WriteString(l)

@@ -156,6 +156,12 @@ func TestWriteApprovalFitsTheScreen(t *testing.T) {
 			notShown: []string{strings.Repeat("y", 2000)},
 		},
 		{
+			name:     "a reason quoting a long path",
+			input:    `{"command":"rm -rf /tmp/` + strings.Repeat("x", 3000) + `"}`,
+			shown:    []string{"allow bash? the command deletes outside", "part of the call is not shown"},
+			notShown: []string{strings.Repeat("x", 2000)},
+		},
+		{
 			name: "many fields",
 			input: func() string {
 				m := map[string]string{}
@@ -170,6 +176,9 @@ func TestWriteApprovalFitsTheScreen(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := permission.ApprovalRequest{Call: permission.Call{Name: "bash", Input: []byte(tc.input)}}
+			if strings.HasPrefix(tc.name, "a reason") {
+				req.Verdict.Reason = "the command deletes outside the workdir: /tmp/" + strings.Repeat("x", 3000)
+			}
 			var b strings.Builder
 			if !writeApproval(&b, req, false, defaultScreen) {
 				t.Error("nothing reported hidden")
@@ -182,7 +191,7 @@ func TestWriteApprovalFitsTheScreen(t *testing.T) {
 			if rows > defaultScreen.rows-1 {
 				t.Errorf("the first view takes %d rows of a %d-row screen:\n%s", rows, defaultScreen.rows, got)
 			}
-			if !strings.HasPrefix(got, "allow bash?\n") || !strings.HasSuffix(got, ", [v]iew it all: ") {
+			if !strings.HasPrefix(got, "allow bash?") || !strings.HasSuffix(got, ", [v]iew it all: ") {
 				t.Errorf("no header or no v:\n%s", got)
 			}
 			for _, s := range tc.shown {
@@ -200,7 +209,7 @@ func TestWriteApprovalFitsTheScreen(t *testing.T) {
 				t.Error("the full view says it left something out")
 			}
 			got = b.String()
-			for _, s := range append(tc.notShown, "allow bash?\n") {
+			for _, s := range append(tc.notShown, "allow bash?") {
 				if !strings.Contains(got, s) {
 					t.Errorf("no %q in the full view", s)
 				}
@@ -247,7 +256,8 @@ func FuzzWriteApproval(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name, input string) {
 		var b strings.Builder
-		writeApproval(&b, permission.ApprovalRequest{Call: permission.Call{Name: name, Input: []byte(input)}}, false, defaultScreen)
+		writeApproval(&b, permission.ApprovalRequest{Call: permission.Call{Name: name, Input: []byte(input)},
+			Verdict: permission.Verdict{Reason: "the command deletes outside the workdir: " + input}}, false, defaultScreen)
 		got := b.String()
 		rows := 0
 		for _, l := range strings.Split(got, "\n") {
