@@ -222,13 +222,7 @@ func TestHostileProjectRuleIsShownEscaped(t *testing.T) {
 
 func TestHostileProviderErrorIsOneEscapedLine(t *testing.T) {
 	isolateEnv(t)
-	msg, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": "invalid_request_error", "message": "bad" + hostileText + "\n" + forgedApproval}})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		w.Write(msg)
-	}))
-	t.Cleanup(ts.Close)
+	ts := hostileErrorServer(t)
 	t.Setenv("ANTHROPIC_API_KEY", "test-key")
 	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
 	base := []string{"--home", t.TempDir(), "--workdir", t.TempDir()}
@@ -341,13 +335,7 @@ func TestHostileMCPToolDescriptionIsListedEscaped(t *testing.T) {
 // failed) is shown escaped.
 func TestHostileSummaryErrorOfCompactIsShownEscaped(t *testing.T) {
 	isolateEnv(t)
-	msg, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": "invalid_request_error", "message": "bad" + hostileText + "\n" + forgedApproval}})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		w.Write(msg)
-	}))
-	t.Cleanup(ts.Close)
+	ts := hostileErrorServer(t)
 	home, work, cp := seedStore(t, ts.URL)
 	seedTurns(t, cp, "s", 10)
 	r := runCLI(t, "--home", home, "--workdir", work, "sessions", "compact", "s")
@@ -356,4 +344,18 @@ func TestHostileSummaryErrorOfCompactIsShownEscaped(t *testing.T) {
 	}
 	wantShownSafely(t, "sessions compact", r.stdout+r.stderr)
 	wantNoLineStarting(t, "sessions compact", r.stdout+r.stderr, "allowed for the rest")
+}
+
+// hostileErrorServer answers every request with a provider error whose
+// message holds hostileText and a forged approval line.
+func hostileErrorServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	msg, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": "invalid_request_error", "message": "bad" + hostileText + "\n" + forgedApproval}})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(msg)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
 }
