@@ -105,6 +105,11 @@ type sweeper struct {
 	projects   string    // <home>/projects
 	rep        Report
 
+	// home is the data home, opened once: the projects directory is
+	// opened in it, and its migration marker looked up in it, so that
+	// every later lookup is of the directory the sweep began in.
+	home *os.Root
+
 	roots      []*os.Root      // open directories, closed at the end
 	candidates []candidate     // files counted against MaxBytes
 	removed    map[string]bool // paths this sweep removed (or, in a dry run, would remove)
@@ -112,6 +117,7 @@ type sweeper struct {
 
 // candidate is a young regular file that counts against MaxBytes.
 type candidate struct {
+	proj *os.Root // the project holding it
 	dir  *os.Root
 	name string
 	path string
@@ -165,7 +171,18 @@ func (s *sweeper) run(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	st, err := os.Lstat(s.projects)
+	// The home may be a link (it is the user's to choose); what is in it
+	// is looked up through the directory it named when the sweep began.
+	home, err := os.OpenRoot(filepath.Dir(s.projects))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return (&storage.Error{Op: "sweep", File: filepath.Dir(s.projects), Message: "cannot open the data home"}).WithCause(err)
+	}
+	s.roots = append(s.roots, home)
+	s.home = home
+	st, err := home.Lstat(storage.ProjectsDirName)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -178,11 +195,11 @@ func (s *sweeper) run(ctx context.Context) error {
 		s.skip(s.projects, SkipNotDirectory, nil)
 		return nil
 	}
-	if s.migrating(filepath.Dir(s.projects)) {
+	if migrating(home) {
 		s.skip(filepath.Dir(s.projects), SkipMigrating, nil)
 		return nil
 	}
-	root, err := os.OpenRoot(s.projects)
+	root, err := home.OpenRoot(storage.ProjectsDirName)
 	if err != nil {
 		return (&storage.Error{Op: "sweep", File: s.projects, Message: "cannot open the projects directory"}).WithCause(err)
 	}
@@ -213,7 +230,14 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 	if !ok {
 		return nil
 	}
-	defer pr.Close()
+	keep := false // kept open for the size rule
+	defer func() {
+		if keep {
+			s.roots = append(s.roots, pr)
+		} else {
+			_ = pr.Close()
+		}
+	}()
 	if _, err := pr.Lstat(migrationMarker); err == nil {
 		s.skip(p, SkipMigrating, nil)
 		return nil
@@ -226,9 +250,10 @@ func (s *sweeper) project(ctx context.Context, projects *os.Root, name string) e
 			continue
 		}
 		before := len(s.candidates)
-		err := s.dir(ctx, d, filepath.Join(p, sub))
+		err := s.dir(ctx, pr, d, filepath.Join(p, sub))
 		if s.limit && len(s.candidates) > before {
 			s.roots = append(s.roots, d) // kept open for the size rule
+			keep = true
 		} else {
 			_ = d.Close()
 		}
@@ -286,7 +311,7 @@ func (s *sweeper) taskTemps(ctx context.Context, pr *os.Root, path string) error
 		if !ok {
 			continue
 		}
-		s.temps(ctx, ld, filepath.Join(path, name), func() bool { return liveLock(tr, name) })
+		s.temps(ctx, pr, ld, filepath.Join(path, name), func() bool { return liveLock(tr, name) })
 		_ = ld.Close()
 	}
 	return nil
@@ -313,20 +338,23 @@ func (s *sweeper) forkLeftover(ctx context.Context, pr, tr *os.Root, name, path 
 	case t.locked || !t.newest.Before(s.cutoff):
 		return false // in use, or young: only its temporary files may go
 	}
-	s.remove(tr, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonForkLeftover})
+	s.remove(pr, tr, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonForkLeftover})
 	return true
 }
 
-// forkListKept reports, for the entry at path, whether it is a task list
-// that is no longer a dead fork's (see forkLeftover): its session log
-// appeared, or its mark went. Other entries are not kept by this rule.
-func (s *sweeper) forkListKept(path string) bool {
+// forkListKept reports, for the entry name of d at path, in the project
+// pr, whether it is a task list that is no longer a dead fork's (see
+// forkLeftover): its session log appeared, or its mark went. Other
+// entries are not kept by this rule. Both are looked up through the
+// directories the sweep opened, never by path: a project swapped for a
+// link since cannot hide the log.
+func (s *sweeper) forkListKept(pr, d *os.Root, name, path string) bool {
 	tasks := filepath.Dir(path)
 	if filepath.Base(tasks) != storage.TasksDirName {
 		return false
 	}
-	_, logErr := os.Lstat(forkLog(path))
-	_, markErr := os.Lstat(filepath.Join(path, forkMarker))
+	_, logErr := pr.Lstat(filepath.Join(storage.SessionsDirName, name+".jsonl"))
+	_, markErr := d.Lstat(filepath.Join(name, forkMarker))
 	return !errors.Is(logErr, fs.ErrNotExist) || markErr != nil || s.removed[forkLog(path)]
 }
 
@@ -338,16 +366,16 @@ func forkLog(path string) string {
 
 // dirTemps removes the orphaned temporary files directly in the kept
 // directory d/name (a context archive), whose lock is d/name.lock.
-func (s *sweeper) dirTemps(ctx context.Context, d *os.Root, name, path string) {
+func (s *sweeper) dirTemps(ctx context.Context, pr, d *os.Root, name, path string) {
 	if cd, ok := s.openDir(d, name, path); ok {
-		s.temps(ctx, cd, path, func() bool { return liveLock(d, name) })
+		s.temps(ctx, pr, cd, path, func() bool { return liveLock(d, name) })
 		_ = cd.Close()
 	}
 }
 
 // temps removes the orphaned temporary files directly in d, a directory of
 // records; dirLocked reports whether a live lock of d as a whole is held.
-func (s *sweeper) temps(ctx context.Context, d *os.Root, path string, dirLocked func() bool) {
+func (s *sweeper) temps(ctx context.Context, pr, d *os.Root, path string, dirLocked func() bool) {
 	names, err := list(d, ".")
 	if err != nil {
 		s.skip(path, SkipError, err)
@@ -365,7 +393,7 @@ func (s *sweeper) temps(ctx context.Context, d *os.Root, path string, dirLocked 
 		if err != nil || !st.Mode().IsRegular() || !st.ModTime().Before(s.tempCutoff) {
 			continue
 		}
-		s.removeTemp(d, name, filepath.Join(path, name), st, record, dirLocked)
+		s.removeTemp(pr, d, name, filepath.Join(path, name), st, record, dirLocked)
 	}
 }
 
@@ -374,12 +402,12 @@ func (s *sweeper) temps(ctx context.Context, d *os.Root, path string, dirLocked 
 // stale lock (unrefreshed for filelock's stale period) protects nothing:
 // its holder is gone, and a store that takes it over writes a temporary
 // file of its own, under another name.
-func (s *sweeper) removeTemp(d *os.Root, name, path string, st fs.FileInfo, record string, dirLocked func() bool) bool {
+func (s *sweeper) removeTemp(pr, d *os.Root, name, path string, st fs.FileInfo, record string, dirLocked func() bool) bool {
 	if liveLock(d, record) || cutTempLocked(d, name, record) || dirLocked != nil && dirLocked() {
 		s.skip(path, SkipLocked, nil)
 		return false
 	}
-	return s.remove(d, name, path, st, Entry{Path: path, Size: st.Size(), ModTime: st.ModTime(), Reason: ReasonTemp})
+	return s.remove(pr, d, name, path, st, Entry{Path: path, Size: st.Size(), ModTime: st.ModTime(), Reason: ReasonTemp})
 }
 
 // cutTempLocked reports whether the temporary file name, whose record's
@@ -462,7 +490,7 @@ func (s *sweeper) openDir(parent *os.Root, name, path string) (*os.Root, bool) {
 
 // dir applies the age rule to every direct entry of d and collects the
 // files that count against the size limit.
-func (s *sweeper) dir(ctx context.Context, d *os.Root, path string) error {
+func (s *sweeper) dir(ctx context.Context, pr, d *os.Root, path string) error {
 	names, err := list(d, ".")
 	if err != nil {
 		s.skip(path, SkipError, err)
@@ -486,14 +514,14 @@ func (s *sweeper) dir(ctx context.Context, d *os.Root, path string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.entry(ctx, d, name, filepath.Join(path, name), listed[filelock.Name(name)])
+		s.entry(ctx, pr, d, name, filepath.Join(path, name), listed[filelock.Name(name)])
 	}
 	return nil
 }
 
 // entry applies the rules to the direct entry name of d; hasLock says
 // whether name.lock was listed beside it.
-func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasLock bool) {
+func (s *sweeper) entry(ctx context.Context, pr, d *os.Root, name, path string, hasLock bool) {
 	s.rep.Scanned++
 	st, err := d.Lstat(name)
 	switch {
@@ -531,19 +559,19 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 		return
 	}
 	if record, ok := tempRecord(name); ok && st.Mode().IsRegular() && st.ModTime().Before(s.tempCutoff) {
-		s.removeTemp(d, name, path, st, record, nil)
+		s.removeTemp(pr, d, name, path, st, record, nil)
 		return
 	}
 	if !st.ModTime().Before(s.cutoff) {
 		if st.Mode().IsRegular() {
-			s.candidates = append(s.candidates, candidate{dir: d, name: name, path: path, info: st})
+			s.candidates = append(s.candidates, candidate{proj: pr, dir: d, name: name, path: path, info: st})
 		} else {
-			s.dirTemps(ctx, d, name, path)
+			s.dirTemps(ctx, pr, d, name, path)
 		}
 		return
 	}
 	if st.Mode().IsRegular() {
-		s.remove(d, name, path, st, Entry{Path: path, Size: st.Size(), ModTime: st.ModTime(), Reason: ReasonAge})
+		s.remove(pr, d, name, path, st, Entry{Path: path, Size: st.Size(), ModTime: st.ModTime(), Reason: ReasonAge})
 		return
 	}
 	// A directory's own mtime changes only when entries are added or
@@ -558,9 +586,9 @@ func (s *sweeper) entry(ctx context.Context, d *os.Root, name, path string, hasL
 		// Young contents, or the archive of a young session log: kept,
 		// and never counted against MaxBytes; only the orphaned temporary
 		// files inside go.
-		s.dirTemps(ctx, d, name, path)
+		s.dirTemps(ctx, pr, d, name, path)
 	default:
-		s.remove(d, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonAge})
+		s.remove(pr, d, name, path, st, Entry{Path: path, Size: t.size, ModTime: t.newest, IsDir: true, Reason: ReasonAge})
 	}
 }
 
@@ -711,7 +739,7 @@ func (s *sweeper) trim(ctx context.Context) error {
 				s.rep.BytesKept = total
 				return err
 			}
-			if s.remove(c.dir, c.name, c.path, c.info, Entry{Path: c.path, Size: c.info.Size(), ModTime: c.info.ModTime(), Reason: ReasonSize}) {
+			if s.remove(c.proj, c.dir, c.name, c.path, c.info, Entry{Path: c.path, Size: c.info.Size(), ModTime: c.info.ModTime(), Reason: ReasonSize}) {
 				total -= c.info.Size()
 			}
 		}
@@ -720,10 +748,10 @@ func (s *sweeper) trim(ctx context.Context) error {
 	return nil
 }
 
-// remove removes d/name, which was st when scanned, unless it changed or
-// gained a lock since; it reports the outcome and whether the entry went
-// (or, in a dry run, would go).
-func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry) bool {
+// remove removes d/name (at path, in the project pr), which was st when
+// scanned, unless it changed or gained a lock since; it reports the
+// outcome and whether the entry went (or, in a dry run, would go).
+func (s *sweeper) remove(pr, d *os.Root, name, path string, st fs.FileInfo, e Entry) bool {
 	if s.opts.beforeRemove != nil {
 		s.opts.beforeRemove(path)
 	}
@@ -738,8 +766,8 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 			s.opts.afterLock(path)
 		}
 	}
-	if s.migratingAt(path) {
-		// A migration into the project began since the scan.
+	if migrating(pr) || migrating(s.home) {
+		// A migration into the project or the home began since the scan.
 		s.skip(path, SkipMigrating, nil)
 		return false
 	}
@@ -762,7 +790,7 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 		// scan, or was kept when the sweep came to it.
 		s.skip(path, SkipChanged, nil)
 		return false
-	case cur.IsDir() && s.forkListKept(path):
+	case cur.IsDir() && s.forkListKept(pr, d, name, path):
 		// The fork finished since the scan: a real list now.
 		s.skip(path, SkipChanged, nil)
 		return false
@@ -806,21 +834,9 @@ func (s *sweeper) remove(d *os.Root, name, path string, st fs.FileInfo, e Entry)
 // migrating reports whether dir (the home or a project directory) holds
 // the marker of a migration that has not finished; when that cannot be
 // told, it does.
-func (s *sweeper) migrating(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, migrationMarker))
+func migrating(dir *os.Root) bool {
+	_, err := dir.Lstat(migrationMarker)
 	return !errors.Is(err, fs.ErrNotExist)
-}
-
-// migratingAt reports whether the project holding path, an entry under
-// the projects directory, or the home is the destination of a migration
-// that has not finished.
-func (s *sweeper) migratingAt(path string) bool {
-	rel, err := filepath.Rel(s.projects, path)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return true
-	}
-	project, _, _ := strings.Cut(rel, string(filepath.Separator))
-	return s.migrating(filepath.Join(s.projects, project)) || s.migrating(filepath.Dir(s.projects))
 }
 
 func (s *sweeper) skip(path string, reason SkipReason, err error) {
