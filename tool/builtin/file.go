@@ -258,8 +258,8 @@ func (ft *fileTools) readFile(ctx context.Context, c *tool.Call, in readFileInpu
 	text := validText(data)
 	out := text
 	if in.Limit > 0 {
-		if lines := strings.Split(text, "\n"); in.Limit < len(lines) {
-			out = strings.Join(lines[:in.Limit], "\n") + fmt.Sprintf("\n... (%d more lines)", len(lines)-in.Limit)
+		if head, more := firstLines(text, in.Limit); more > 0 {
+			out = head + fmt.Sprintf("\n... (%d more lines)", more)
 		}
 	}
 	if len(out) > ArchiveThreshold && ft.archive != nil {
@@ -284,6 +284,23 @@ func (ft *fileTools) readFile(ctx context.Context, c *tool.Call, in readFileInpu
 		out = cut + fmt.Sprintf("\n[truncated: showing the first %d of %d characters; read the rest with limit or bash]", utf16text.Len(cut), utf16text.Len(out))
 	}
 	return tool.Text(out), nil
+}
+
+// firstLines returns the first n lines of text, n > 0, without the newline
+// that ends the last of them, and how many lines follow (the text after
+// the last newline counts as one, even empty). It scans for the newlines
+// instead of splitting the text into lines: a file of newlines would
+// otherwise cost a string header a byte.
+func firstLines(text string, n int) (head string, more int) {
+	end := 0
+	for range n {
+		i := strings.IndexByte(text[end:], '\n')
+		if i < 0 {
+			return text, 0
+		}
+		end += i + 1
+	}
+	return text[:end-1], strings.Count(text[end:], "\n") + 1
 }
 
 // openForRead opens the resolved path t for reading without blocking on
