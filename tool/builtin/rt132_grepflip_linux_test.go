@@ -6,9 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/lite-agent/lite-agent-go/permission"
 	"github.com/lite-agent/lite-agent-go/tool"
@@ -94,7 +97,82 @@ func TestASearchThroughAFlippedDirectoryNeverReadsADeniedFile(t *testing.T) {
 			if strings.Contains(res.Content, "SECRET") {
 				leaks++
 				if leaks <= 3 {
-					t.Errorf("%s %s returned a denied file: %q", s.tool, s.in, res.Content)
+					t.Errorf("%s %s returned a denied file: %.300q", s.tool, s.in, res.Content)
+				}
+			}
+		}
+	}
+	t.Logf("%d calls, %d found the plain key, %d returned the secret", calls, found, leaks)
+	if leaks > 0 {
+		t.Errorf("%d of %d searches returned a file the gate denies", leaks, calls)
+	}
+	if found == 0 {
+		t.Errorf("no search found the plain key in %d: the test exercised nothing", calls)
+	}
+}
+
+// TestASearchThroughACheckoutLoopNeverReadsADeniedFile (rt132files) is the
+// case above with the ground prepared by a real bash, as the agent's bash
+// tool would run it behind the gate: a repository whose branch A holds
+// the directory d and whose branch B has d as a symbolic link to the
+// denied secrets/ (what a cloned repository may hold), and the background
+// line `while :; do git checkout -q A; git checkout -q B; done`, which the
+// gate allows. A grep of the workspace looks at a/ first, long enough for
+// d to become the link before the walk opens it, and for d to be a
+// directory again when the filter judges the names found through it: it
+// must never show a line of secrets/.
+func TestASearchThroughACheckoutLoopNeverReadsADeniedFile(t *testing.T) {
+	for _, prog := range []string{"bash", "git"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Skipf("no %s: %v", prog, err)
+		}
+	}
+	ws := t.TempDir()
+	bash := func(line string) *exec.Cmd {
+		cmd := exec.Command("bash", "-c", line)
+		cmd.Dir = ws
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+ws, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		return cmd
+	}
+	prepare := `set -e
+git init -q -b main .
+printf 'secrets/\n' > .gitignore
+mkdir secrets d a
+for i in $(seq 1000); do echo SECRET=key > secrets/key$i; echo 'plain a' > a/f$i; done
+echo 'plain key' > d/key
+git add .gitignore a d && git commit -qm A && git branch A
+git rm -rq d && ln -s secrets d && git add d && git commit -qm B && git branch B
+git checkout -q A`
+	if out, err := bash(prepare).CombinedOutput(); err != nil {
+		t.Skipf("preparing the repository: %v: %s", err, out)
+	}
+	policy, _ := gatedFileTools(t, ws)
+	tools := gatedSearchTools(t, ws, policy)
+	if res := call(t, byName(t, tools, "grep"), `{"pattern":"key","path":"d"}`); !strings.Contains(res.Content, "d/key:1: plain key") {
+		t.Fatalf("grep of d on branch A = %q", res.Content)
+	}
+	loop := bash(`while :; do git checkout -q A 2>/dev/null; git checkout -q B 2>/dev/null; done`)
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+		_ = loop.Wait()
+	})
+	var calls, found, leaks int
+	for deadline := time.Now().Add(4 * time.Second); time.Now().Before(deadline); {
+		for _, in := range []string{`{"pattern":"key"}`, `{"pattern":"key","path":"d"}`} {
+			res := call(t, byName(t, tools, "grep"), in)
+			calls++
+			if strings.Contains(res.Content, "plain key") {
+				found++
+			}
+			if strings.Contains(res.Content, "SECRET") {
+				leaks++
+				if leaks <= 3 {
+					t.Errorf("grep %s returned a denied file: %.300q", in, res.Content)
 				}
 			}
 		}
