@@ -683,7 +683,21 @@ func (m *mutation) snapshot(old, data []byte, deleted bool) error {
 		size = m.old.size
 	}
 	err := snapshotBefore(&ev, m.old != nil, size, old, old != nil, m.ft.maxSnapshot, func() (*os.File, error) {
-		return m.dir.openFile(m.name, os.O_RDONLY|oNonblock, 0)
+		f, err := m.dir.openFile(m.name, os.O_RDONLY|oNonblock, 0)
+		if err != nil {
+			return nil, err
+		}
+		// The file was a regular one when openParent looked; a FIFO or a
+		// device put in its place since would block the read or never
+		// end it.
+		if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+			return nil, notRegular(m.p)
+		}
+		return f, nil
 	})
 	if err != nil {
 		return fmt.Errorf("snapshot %s: %w", ev.Path, unwrapPathError(err))
