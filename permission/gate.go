@@ -537,8 +537,11 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 	}
 	if v.Decision == Allow {
 		if p := g.fileSecretRead(call); p != "" {
-			v = Verdict{Decision: Ask, RuleID: RuleFileSecretRead,
-				Reason: "the tool reads a path that holds credentials (or a directory holding one): " + clip(p)}
+			reason := "the tool reads a path that holds credentials (or a directory holding one): "
+			if call.Name != "read_file" && call.Name != "grep" {
+				reason = "the tool changes a path that holds credentials, whose previous content its answer and snapshot show: "
+			}
+			v = Verdict{Decision: Ask, RuleID: RuleFileSecretRead, Reason: reason + clip(p)}
 		} else if p := g.fileInGitDir(call); p != "" {
 			v = Verdict{Decision: Ask, RuleID: RuleGitDir,
 				Reason: "the tool changes a file inside a .git directory, whose configuration and hooks git runs: " + clip(p)}

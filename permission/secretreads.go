@@ -28,20 +28,25 @@ const RuleBashSecretRead = "bash-secret-read"
 // of the home or a secret file of the system, as [RuleBashSecretRead] asks
 // for a bash line: the file tools stay in the workspace, but a workspace
 // may hold the home (an agent started in ~: read_file .ssh/id_ed25519
-// returned the key while cat .ssh/id_ed25519 asked, round 98). glob and
-// list_dir show names only and are not asked about; nor are read_file's
-// read roots outside the workspace, which the host gives (a session's own
-// log).
+// returned the key while cat .ssh/id_ed25519 asked, round 98). An
+// edit_file, write_file or delete_file of one asks too, as sed -i, echo >>
+// and rm do in bash: edit_file's answer ("Edited" or "Text not found")
+// tells whether old_text occurs, an oracle that gives a key away a
+// character at a time, and every change records the file's previous
+// content in its snapshot, which the session log keeps and read_file
+// reads back (rt132files). glob and list_dir show names only and are not
+// asked about; nor are read_file's read roots outside the workspace,
+// which the host gives (a session's own log).
 const RuleFileSecretRead = "file-secret-read"
 
-// fileSecretRead returns the path of a read_file or grep call (grep's
-// workspace root when it names none) that names a credential location or
-// a system secret inside the workspace, or for grep a directory holding
-// one; "" otherwise.
+// fileSecretRead returns the path of a read_file, grep, edit_file,
+// write_file or delete_file call (grep's workspace root when it names
+// none) that names a credential location or a system secret inside the
+// workspace, or for grep a directory holding one; "" otherwise.
 func (g *Gate) fileSecretRead(call Call) string {
 	tree := false
 	switch call.Name {
-	case "read_file":
+	case "read_file", "edit_file", "write_file", "delete_file":
 	case "grep":
 		tree = true
 	default:

@@ -1,0 +1,130 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/tool"
+	"github.com/lite-agent/lite-agent-go/tool/builtin"
+)
+
+// rt132Snapshots keeps the snapshots the file tools record: what a
+// session log holds, and what read_file shows the model through its
+// session's read roots.
+type rt132Snapshots struct {
+	mu     sync.Mutex
+	before []string
+}
+
+func (r *rt132Snapshots) RecordSnapshot(_ context.Context, _ *tool.Call, ev session.FileSnapshotEvent) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ev.Before != nil {
+		r.before = append(r.before, *ev.Before)
+	}
+	return nil
+}
+
+func (r *rt132Snapshots) all() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.before, "\n")
+}
+
+// TestCanaryRT132ChangesOfCredentialsInHome (rt132files): in a workspace
+// holding the home (an agent started in ~), read_file and grep of a
+// credential location ask (round 98), and so do cat, sed -i, rm and
+// echo >> in bash, but edit_file, write_file and delete_file of one were
+// allowed: edit_file answers "Edited" or "Text not found", an oracle that
+// gives the key away a character at a time (old_text = the known prefix
+// plus a guess, new_text the same, nothing changes), and every change
+// records the file's previous content in its snapshot, which the session
+// log keeps and read_file reads back through the session's read roots.
+// Each must ask now, and without an approval nothing is read or changed;
+// the same tools on the home's other files stay allowed.
+func TestCanaryRT132ChangesOfCredentialsInHome(t *testing.T) {
+	t.Parallel()
+	home, _ := round84Fixture(t)
+	key := filepath.Join(home, ".ssh", "id_ed25519")
+	if err := os.WriteFile(filepath.Join(home, "notes.txt"), []byte("notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snaps := &rt132Snapshots{}
+	files, err := builtin.FileTools(builtin.FileOptions{Workdir: home, Snapshots: snaps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The host allows every tool, as --allow write_file --allow edit_file
+	// --allow delete_file do.
+	policy, err := permission.New(permission.Options{Allow: []string{"*"}, Workdir: home, HomeDir: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if policy, err = permission.Workspace(policy, permission.WorkspaceOptions{Workdir: home, HomeDir: home}); err != nil {
+		t.Fatal(err)
+	}
+	gate := permission.NewGate(permission.GateOptions{Policy: policy, Workdir: home, HomeDir: home})
+	tools := map[string]tool.Tool{}
+	for _, tl := range gate.WrapAll(files) {
+		tools[tl.Name()] = tl
+	}
+	run := func(name, input string) tool.Result {
+		t.Helper()
+		res, err := tools[name].Call(t.Context(), &tool.Call{ID: "c"}, json.RawMessage(input))
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, input, err)
+		}
+		return res
+	}
+	for _, c := range [][2]string{
+		{"edit_file", `{"path":".ssh/id_ed25519","old_text":"ROUND84-P","new_text":"ROUND84-P"}`},
+		{"edit_file", `{"path":".ssh/id_ed25519","old_text":"ROUND84-Q","new_text":"ROUND84-Q"}`},
+		{"edit_file", `{"path":"./.aws/../.ssh/id_ed25519","old_text":"","new_text":""}`},
+		{"write_file", `{"path":".aws/credentials","content":"x"}`},
+		{"write_file", `{"path":".ssh/authorized_keys","content":"ssh-ed25519 AAAA attacker"}`},
+		{"delete_file", `{"path":".ssh/id_ed25519"}`},
+	} {
+		v, err := gate.Decide(t.Context(), permission.Call{Name: c[0], Input: json.RawMessage(c[1])})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Decision != permission.Ask || v.RuleID != permission.RuleFileSecretRead {
+			t.Errorf("%s %s in the home: %v %s (%s), want an ask of %s", c[0], c[1], v.Decision, v.RuleID, v.Reason, permission.RuleFileSecretRead)
+		}
+		if res := run(c[0], c[1]); !res.IsError || strings.HasPrefix(res.Content, "Edited") || strings.Contains(res.Content, "Text not found") {
+			t.Errorf("%s %s ran without an approval: %q", c[0], c[1], res.Content)
+		}
+	}
+	if got := snaps.all(); strings.Contains(got, round84Key) {
+		t.Errorf("a snapshot recorded the key: %q", got)
+	}
+	if data, err := os.ReadFile(key); err != nil || !strings.Contains(string(data), round84Key) {
+		t.Errorf("the key is now %q (%v)", data, err)
+	}
+	if _, err := os.Lstat(filepath.Join(home, ".ssh", "authorized_keys")); err == nil {
+		t.Error("write_file created .ssh/authorized_keys")
+	}
+	// The home's other files: allowed, changed, snapshotted.
+	for _, c := range [][2]string{
+		{"edit_file", `{"path":"notes.txt","old_text":"notes","new_text":"more notes"}`},
+		{"write_file", `{"path":"notes2.txt","content":"n"}`},
+		{"delete_file", `{"path":"notes2.txt"}`},
+		{"write_file", `{"path":".sshx/config","content":"n"}`},
+	} {
+		if res := run(c[0], c[1]); res.IsError {
+			t.Errorf("ordinary %s %s: %q", c[0], c[1], res.Content)
+		}
+	}
+	if got := snaps.all(); !strings.Contains(got, "notes") {
+		t.Errorf("the ordinary edit recorded %q", got)
+	}
+}
