@@ -128,3 +128,106 @@ func TestCanaryRT132ChangesOfCredentialsInHome(t *testing.T) {
 		t.Errorf("the ordinary edit recorded %q", got)
 	}
 }
+
+// TestCanaryRT132ChangesShowWhatReadingIsDeniedFor (rt132files): a policy
+// that denies read_file of .env (and asks for *.pem) but allows the other
+// tools denied read_file .env, while edit_file .env answered "Edited" or
+// "Text not found" for a guessed prefix, an oracle for its content, and
+// write_file and delete_file of it recorded its content in their
+// snapshots, which the session log keeps. A change of a file the policy
+// does not let read_file read now gets read_file's verdict; writing a new
+// file there, and changing the other files, stay allowed.
+func TestCanaryRT132ChangesShowWhatReadingIsDeniedFor(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	for name, content := range map[string]string{".env": "SECRET=env\n", "sub/.env": "SECRET=sub\n", "x.pem": "SECRET=pem\n", "main.go": "package main\n"} {
+		p := filepath.Join(ws, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policy, err := permission.New(permission.Options{
+		Rules: []permission.Rule{
+			{ID: "env", Tool: []string{"read_file"}, Effect: permission.Deny,
+				When: map[string]permission.Condition{"path": permission.Glob("**/.env")}},
+			{ID: "pem", Tool: []string{"read_file"}, Effect: permission.Ask,
+				When: map[string]permission.Condition{"path": permission.Glob("**/*.pem")}},
+		},
+		Allow:   []string{"*"},
+		Workdir: ws,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if policy, err = permission.Workspace(policy, permission.WorkspaceOptions{Workdir: ws}); err != nil {
+		t.Fatal(err)
+	}
+	snaps := &rt132Snapshots{}
+	files, err := builtin.FileTools(builtin.FileOptions{Workdir: ws, Snapshots: snaps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := permission.NewGate(permission.GateOptions{Policy: policy, Workdir: ws})
+	tools := map[string]tool.Tool{}
+	for _, tl := range gate.WrapAll(files) {
+		tools[tl.Name()] = tl
+	}
+	run := func(name, input string) tool.Result {
+		t.Helper()
+		res, err := tools[name].Call(t.Context(), &tool.Call{ID: "c"}, json.RawMessage(input))
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, input, err)
+		}
+		return res
+	}
+	for _, c := range []struct {
+		tool, input string
+		want        permission.Decision
+	}{
+		{"read_file", `{"path":".env"}`, permission.Deny},
+		{"edit_file", `{"path":".env","old_text":"SECRET=e","new_text":"SECRET=e"}`, permission.Deny},
+		{"edit_file", `{"path":".env","old_text":"SECRET=f","new_text":"SECRET=f"}`, permission.Deny},
+		{"edit_file", `{"path":"sub/../.env","old_text":"","new_text":""}`, permission.Deny},
+		{"write_file", `{"path":".env","content":"x"}`, permission.Deny},
+		{"delete_file", `{"path":"sub/.env"}`, permission.Deny},
+		{"edit_file", `{"path":"x.pem","old_text":"SECRET","new_text":"SECRET"}`, permission.Ask},
+		{"delete_file", `{"path":"x.pem"}`, permission.Ask},
+	} {
+		v, err := gate.Decide(t.Context(), permission.Call{Name: c.tool, Input: json.RawMessage(c.input)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Decision != c.want {
+			t.Errorf("%s %s: %v %s (%s), want %v", c.tool, c.input, v.Decision, v.RuleID, v.Reason, c.want)
+		}
+		if res := run(c.tool, c.input); !res.IsError || strings.HasPrefix(res.Content, "Edited") || strings.Contains(res.Content, "Text not found") {
+			t.Errorf("%s %s ran: %q", c.tool, c.input, res.Content)
+		}
+	}
+	if got := snaps.all(); strings.Contains(got, "SECRET") {
+		t.Errorf("a snapshot recorded a file read_file may not read: %q", got)
+	}
+	for name, want := range map[string]string{".env": "SECRET=env\n", "sub/.env": "SECRET=sub\n", "x.pem": "SECRET=pem\n"} {
+		if got, err := os.ReadFile(filepath.Join(ws, name)); err != nil || string(got) != want {
+			t.Errorf("%s is now %q (%v)", name, got, err)
+		}
+	}
+	// Ordinary changes, and a new file where reading is denied: allowed.
+	for _, c := range [][2]string{
+		{"edit_file", `{"path":"main.go","old_text":"main","new_text":"app"}`},
+		{"write_file", `{"path":"main.go","content":"package app\n"}`},
+		{"write_file", `{"path":"new/.env","content":"TOKEN=new\n"}`},
+		{"write_file", `{"path":"doc.txt","content":"d"}`},
+		{"delete_file", `{"path":"doc.txt"}`},
+	} {
+		if res := run(c[0], c[1]); res.IsError {
+			t.Errorf("ordinary %s %s: %q", c[0], c[1], res.Content)
+		}
+	}
+	if got := snaps.all(); !strings.Contains(got, "package main") {
+		t.Errorf("the ordinary edit recorded %q", got)
+	}
+}

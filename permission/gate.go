@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -528,6 +529,15 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 	} else if !v.Decision.Valid() {
 		v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
 	}
+	if v.Decision == Allow {
+		rv, err := g.changeReads(ctx, call)
+		if err != nil {
+			return Verdict{}, err
+		}
+		if rv != nil {
+			v = *rv
+		}
+	}
 	if v.Decision == Allow && screen.opaque != "" {
 		v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,
 			Reason: "the command cannot be fully analyzed: " + screen.opaque}
@@ -551,6 +561,58 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 		}
 	}
 	return v, nil
+}
+
+// changeReads returns, for an edit_file, write_file or delete_file call
+// the policy allowed, the policy's verdict on read_file of the same path
+// when that is not allow; nil otherwise. A change shows what the file
+// held: edit_file answers whether old_text occurs ("Edited" or "Text not
+// found", an oracle that gives a file away a character at a time), and
+// every change records the previous content in its snapshot, which the
+// session log keeps and read_file reads back. So a path read_file may not
+// read may not be changed either without the same approval (a rule that
+// denies reading .env denied read_file .env while edit_file .env told its
+// content, rt132files). A write_file of a file that does not exist shows
+// nothing and is not affected. It returns an error only when ctx is done.
+func (g *Gate) changeReads(ctx context.Context, call Call) (*Verdict, error) {
+	p := fileToolPath(call)
+	if p == "" {
+		return nil, nil
+	}
+	if call.Name == "write_file" {
+		if target := g.absTarget("", p); target != "" {
+			if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
+				return nil, nil
+			}
+		}
+	}
+	input, err := json.Marshal(map[string]string{"path": p})
+	if err != nil {
+		return nil, nil
+	}
+	rv, err := g.opts.Policy.Check(ctx, Call{ID: call.ID, Name: "read_file", Input: input, SessionID: call.SessionID})
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		rv = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
+	}
+	if rv.Decision == Allow {
+		return nil, nil
+	}
+	if !rv.Decision.Valid() {
+		rv = Verdict{Decision: Deny, Reason: "policy error: no decision"}
+	}
+	what := "is denied"
+	if rv.Decision == Ask {
+		what = "needs an approval"
+	}
+	reason := "the tool shows what the file holds (edit_file's answer, the snapshot of the change) and read_file of it " + what
+	if rv.Reason != "" {
+		reason += ": " + rv.Reason
+	}
+	rv.Reason = reason
+	return &rv, nil
 }
 
 // fileInGitDir returns the path of a write_file, edit_file or delete_file
