@@ -231,3 +231,103 @@ func TestCanaryRT132ChangesShowWhatReadingIsDeniedFor(t *testing.T) {
 		t.Errorf("the ordinary edit recorded %q", got)
 	}
 }
+
+// TestCanaryRT132OtherSessionsInHome (rt132files): in a workspace holding
+// the home, and so the data home ~/.lite-agent, read_file and grep of
+// another session's log were allowed while cat of it asks (a data home is
+// a secret location for bash, round 98): the log keeps what that session
+// read and its snapshots, from any project. They ask now; the calling
+// session's own log and archive, which read_file reads through its read
+// roots, stay allowed, and so do the home's other files.
+func TestCanaryRT132OtherSessionsInHome(t *testing.T) {
+	t.Parallel()
+	home, _ := round84Fixture(t)
+	dataHome := filepath.Join(home, ".lite-agent")
+	sessions := filepath.Join(dataHome, "projects", "0123456789abcdef", "sessions")
+	const own, other = "20260101-000000-own00000", "20260101-000000-other000"
+	for name, content := range map[string]string{
+		other + ".jsonl":                  `{"text":"OTHER-SESSION-SECRET"}` + "\n",
+		own + ".jsonl":                    `{"text":"own record"}` + "\n",
+		own + ".context/entries/e1.json":  `{"text":"own archive"}` + "\n",
+		other + ".context/entries/e.json": `{"text":"OTHER-SESSION-SECRET"}` + "\n",
+	} {
+		p := filepath.Join(sessions, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, "notes.txt"), []byte("notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	policy, err := permission.New(permission.Options{Allow: []string{"*"}, Workdir: home, HomeDir: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if policy, err = permission.Workspace(policy, permission.WorkspaceOptions{Workdir: home, HomeDir: home}); err != nil {
+		t.Fatal(err)
+	}
+	gate := permission.NewGate(permission.GateOptions{Policy: policy, Workdir: home, HomeDir: home, Protected: []string{dataHome}})
+	files, err := builtin.FileTools(builtin.FileOptions{Workdir: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search, err := builtin.SearchTools(builtin.FileOptions{Workdir: home}, builtin.SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]tool.Tool{}
+	for _, tl := range gate.WrapAll(append(files, search...)) {
+		tools[tl.Name()] = tl
+	}
+	rel := func(p string) string { r, _ := filepath.Rel(home, p); return r }
+	call := func(name string, input map[string]string) (permission.Verdict, tool.Result) {
+		t.Helper()
+		raw, _ := json.Marshal(input)
+		v, err := gate.Decide(t.Context(), permission.Call{Name: name, Input: raw, SessionID: own})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := tools[name].Call(t.Context(), &tool.Call{ID: "c", SessionID: own}, raw)
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, raw, err)
+		}
+		return v, res
+	}
+	for _, c := range []struct {
+		name  string
+		input map[string]string
+	}{
+		{"read_file", map[string]string{"path": rel(filepath.Join(sessions, other+".jsonl"))}},
+		{"read_file", map[string]string{"path": filepath.Join(sessions, other+".jsonl")}},
+		{"read_file", map[string]string{"path": rel(filepath.Join(sessions, other+".context", "entries", "e.json"))}},
+		{"grep", map[string]string{"pattern": "SECRET", "path": rel(sessions)}},
+		{"grep", map[string]string{"pattern": "SECRET", "path": ".lite-agent"}},
+	} {
+		v, res := call(c.name, c.input)
+		if v.Decision != permission.Ask || v.RuleID != permission.RuleFileSecretRead {
+			t.Errorf("%s %v: %v %s (%s), want an ask of %s", c.name, c.input, v.Decision, v.RuleID, v.Reason, permission.RuleFileSecretRead)
+		}
+		if strings.Contains(res.Content, "OTHER-SESSION-SECRET") {
+			t.Errorf("%s %v showed another session's record: %q", c.name, c.input, res.Content)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		input map[string]string
+		want  string
+	}{
+		{"read_file", map[string]string{"path": rel(filepath.Join(sessions, own+".jsonl"))}, "own record"},
+		{"read_file", map[string]string{"path": filepath.Join(sessions, own+".jsonl")}, "own record"},
+		{"read_file", map[string]string{"path": rel(filepath.Join(sessions, own+".context", "entries", "e1.json"))}, "own archive"},
+		{"grep", map[string]string{"pattern": "own", "path": rel(filepath.Join(sessions, own+".context"))}, "own archive"},
+		{"read_file", map[string]string{"path": "notes.txt"}, "notes"},
+	} {
+		v, res := call(c.name, c.input)
+		if v.Decision != permission.Allow || res.IsError || !strings.Contains(res.Content, c.want) {
+			t.Errorf("%s %v: %v %s (%s) %q, want it allowed and %q", c.name, c.input, v.Decision, v.RuleID, v.Reason, res.Content, c.want)
+		}
+	}
+}

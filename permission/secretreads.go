@@ -11,6 +11,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // RuleBashSecretRead is the rule id of the ask a [Gate] gives a bash line
@@ -34,7 +36,9 @@ const RuleBashSecretRead = "bash-secret-read"
 // tells whether old_text occurs, an oracle that gives a key away a
 // character at a time, and every change records the file's previous
 // content in its snapshot, which the session log keeps and read_file
-// reads back (rt132files). glob and list_dir show names only and are not
+// reads back (rt132files). A read_file or grep of a data home inside the
+// workspace asks too, as cat does, but for the calling session's own log
+// and archive directory. glob and list_dir show names only and are not
 // asked about; nor are read_file's read roots outside the workspace,
 // which the host gives (a session's own log).
 const RuleFileSecretRead = "file-secret-read"
@@ -64,19 +68,83 @@ func (g *Gate) fileSecretRead(call Call) string {
 	if target == "" || g.workdir == "" {
 		return ""
 	}
-	// The credential locations, not the data homes and protected paths
-	// (the session's own log may be read).
+	// The credential locations, and the data homes but for the calling
+	// session's own log and archive (read_file reads those through its
+	// read roots); not the other protected paths.
 	creds := append(secretpaths.UserCredentials(g.home), secretpaths.System(g.home)...)
 	if e := g.withEnvSecrets(); e != g {
 		creds = append(creds, e.secrets[len(g.secrets):]...)
 	}
+	var homes []string
+	homesDone := false
 	for _, t := range []string{filepath.Clean(target), g.lookups().Resolve(target)} {
-		if pathmatch.Within(t, g.workdir) &&
-			(secretpaths.IsProcSecret(filepath.ToSlash(t), tree) || pathmatch.Hits(t, creds, tree)) {
+		if !pathmatch.Within(t, g.workdir) {
+			continue
+		}
+		if secretpaths.IsProcSecret(filepath.ToSlash(t), tree) || pathmatch.Hits(t, creds, tree) {
 			return p
+		}
+		if !homesDone {
+			homes, homesDone = g.dataHomesIn(), true
+		}
+		for _, h := range homes {
+			if pathmatch.Hits(t, []string{h}, tree) && !ownSessionData(h, t, call.SessionID) {
+				return p
+			}
 		}
 	}
 	return ""
+}
+
+// dataHomesIn returns the data homes inside the workdir that bash lines
+// are asked about reading (see [secretLocations]): those
+// [secretpaths.DataHomes] finds and the protected paths that are one. It
+// looks for them only when the workdir holds the user's home or a
+// protected path, so that a read in an ordinary project costs nothing.
+func (g *Gate) dataHomesIn() []string {
+	holds := g.home != "" && pathmatch.Within(g.home, g.workdir)
+	for _, q := range g.protected {
+		holds = holds || pathmatch.Within(q, g.workdir)
+	}
+	if !holds {
+		return nil
+	}
+	var out []string
+	for _, h := range secretpaths.DataHomes(g.home) {
+		if pathmatch.Within(h, g.workdir) {
+			out = append(out, h)
+		}
+	}
+	for _, q := range g.protected {
+		if pathmatch.Within(q, g.workdir) && secretpaths.IsDataHome(q) && !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// ownSessionData reports whether t, a path at or below the data home
+// home, is the log of session id (<home>/projects/<hash>/sessions/<id>.jsonl)
+// or lies in its archive directory: the read roots tool/builtin's
+// SessionDataRoots gives the session.
+func ownSessionData(home, t, id string) bool {
+	if id == "" || storage.ValidateID(id) != nil {
+		return false
+	}
+	rel, ok := within(home, t)
+	if !ok {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	if len(parts) < 4 || parts[0] != storage.ProjectsDirName || !storage.IsProjectHash(parts[1]) || parts[2] != storage.SessionsDirName {
+		return false
+	}
+	sessions := filepath.Join(home, parts[0], parts[1], parts[2])
+	if len(parts) == 4 && parts[3] == id+session.LogSuffix {
+		return true
+	}
+	_, in := within(storage.SessionContextDir(sessions, id), t)
+	return in
 }
 
 // secretLocations returns the paths a bash line asks to read (see
