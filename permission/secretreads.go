@@ -75,8 +75,6 @@ func (g *Gate) fileSecretRead(call Call) string {
 	if e := g.withEnvSecrets(); e != g {
 		creds = append(creds, e.secrets[len(g.secrets):]...)
 	}
-	var homes []string
-	homesDone := false
 	for _, t := range []string{filepath.Clean(target), g.lookups().Resolve(target)} {
 		if !pathmatch.Within(t, g.workdir) {
 			continue
@@ -84,10 +82,7 @@ func (g *Gate) fileSecretRead(call Call) string {
 		if secretpaths.IsProcSecret(filepath.ToSlash(t), tree) || pathmatch.Hits(t, creds, tree) {
 			return p
 		}
-		if !homesDone {
-			homes, homesDone = g.dataHomesIn(), true
-		}
-		for _, h := range homes {
+		for _, h := range g.dataHomesIn(t, tree) {
 			if pathmatch.Hits(t, []string{h}, tree) && !ownSessionData(h, t, call.SessionID) {
 				return p
 			}
@@ -96,27 +91,27 @@ func (g *Gate) fileSecretRead(call Call) string {
 	return ""
 }
 
-// dataHomesIn returns the data homes inside the workdir that bash lines
-// are asked about reading (see [secretLocations]): those
-// [secretpaths.DataHomes] finds and the protected paths that are one. It
-// looks for them only when the workdir holds the user's home or a
-// protected path, so that a read in an ordinary project costs nothing.
-func (g *Gate) dataHomesIn() []string {
-	holds := g.home != "" && pathmatch.Within(g.home, g.workdir)
-	for _, q := range g.protected {
-		holds = holds || pathmatch.Within(q, g.workdir)
-	}
-	if !holds {
-		return nil
-	}
+// dataHomesIn returns the data homes inside the workdir that t, a path in
+// it, lies in (or, with tree, that lie in t): those bash lines are asked
+// about reading (see [secretLocations]), which [secretpaths.DataHomes]
+// finds in the user's home, and the protected paths that are one. It
+// looks for them only where one may be, so that a read of a project's
+// file costs no more than before.
+func (g *Gate) dataHomesIn(t string, tree bool) []string {
+	near := func(q string) bool { return pathmatch.Within(t, q) || tree && pathmatch.Within(q, t) }
 	var out []string
-	for _, h := range secretpaths.DataHomes(g.home) {
-		if pathmatch.Within(h, g.workdir) {
-			out = append(out, h)
+	if g.home != "" && pathmatch.Within(g.home, g.workdir) {
+		rel, ok := within(g.home, t)
+		if ok && strings.HasPrefix(rel, ".") && rel != "." || tree && pathmatch.Within(g.home, t) {
+			for _, h := range secretpaths.DataHomes(g.home) {
+				if pathmatch.Within(h, g.workdir) && near(h) {
+					out = append(out, h)
+				}
+			}
 		}
 	}
 	for _, q := range g.protected {
-		if pathmatch.Within(q, g.workdir) && secretpaths.IsDataHome(q) && !slices.Contains(out, q) {
+		if pathmatch.Within(q, g.workdir) && near(q) && !slices.Contains(out, q) && secretpaths.IsDataHome(q) {
 			out = append(out, q)
 		}
 	}
