@@ -22,6 +22,15 @@ type ignoreRules struct {
 	matcher  gitignore.Matcher
 }
 
+// size returns how many patterns r holds: what matching a path against
+// them, or copying them, costs.
+func (r *ignoreRules) size() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.patterns)
+}
+
 // ignored reports whether the path with the given components (relative to
 // the workspace root) is ignored.
 func (r *ignoreRules) ignored(components []string, isDir bool) bool {
