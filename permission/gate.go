@@ -735,7 +735,7 @@ func (w *gatedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessag
 		call.ID, call.SessionID = c.ID, c.SessionID
 	}
 	var seen seenPath
-	if fileTools[call.Name] {
+	if fileTools[call.Name] || call.Name == "grep" {
 		call.seen = &seen
 	}
 	if call.Name == "bash" && w.g.bashTurn != nil {

@@ -75,7 +75,14 @@ func (g *Gate) fileSecretRead(call Call) string {
 	if e := g.withEnvSecrets(); e != g {
 		creds = append(creds, e.secrets[len(g.secrets):]...)
 	}
-	for _, t := range []string{filepath.Clean(target), g.lookups().Resolve(target)} {
+	resolved := g.lookups().Resolve(target)
+	if call.Name == "grep" && call.seen != nil {
+		// What the gate decided about: grep checks that it opened this
+		// (see [Gate.openedCheck]), as read_file does with what the
+		// workspace policy records.
+		call.seen.set(resolved)
+	}
+	for _, t := range []string{filepath.Clean(target), resolved} {
 		if !pathmatch.Within(t, g.workdir) {
 			continue
 		}

@@ -185,3 +185,76 @@ git checkout -q A`
 		t.Errorf("no search found the plain key in %d: the test exercised nothing", calls)
 	}
 }
+
+// TestAGrepOfAFlippedLinkInTheHomeAsksForTheKey (rt132files): in a
+// workspace holding the home, the gate asks about grep of a credential
+// location (file-secret-read), but only by the path it resolved when it
+// decided; grep resolved the path again, following links, and the
+// read_file filter it is given is the policy's, which does not know the
+// credential locations. A child flips repo/d between a directory and a
+// link to ../.ssh (a cloned repository's branch, checked out in a loop):
+// a grep of repo/d allowed while d was a directory then searched .ssh and
+// printed the key. The gate now checks what grep opened, as it does for
+// read_file; a grep of a directory that stays put is allowed as before.
+func TestAGrepOfAFlippedLinkInTheHomeAsksForTheKey(t *testing.T) {
+	const key = "-----BEGIN OPENSSH PRIVATE KEY----- home"
+	home := t.TempDir()
+	for _, d := range []string{".ssh", "repo/d", "repo/plain"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(home, ".ssh", "id_ed25519"), key)
+	writeFile(t, filepath.Join(home, "repo", "d", "id_ed25519"), "plain PRIVATE")
+	writeFile(t, filepath.Join(home, "repo", "plain", "x"), "plain PRIVATE")
+	symlink(t, "../.ssh", filepath.Join(home, "repo", "dl"))
+	policy, err := permission.New(permission.Options{Allow: []string{"*"}, Workdir: home, HomeDir: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if policy, err = permission.Workspace(policy, permission.WorkspaceOptions{Workdir: home, HomeDir: home}); err != nil {
+		t.Fatal(err)
+	}
+	readable := func(ctx context.Context, sessionID, p string) (bool, error) {
+		input, _ := json.Marshal(map[string]string{"path": p})
+		v, err := policy.Check(ctx, permission.Call{Name: "read_file", Input: input, SessionID: sessionID})
+		return err == nil && v.Decision == permission.Allow, err
+	}
+	search, err := builtin.SearchTools(builtin.FileOptions{Workdir: home}, builtin.SearchOptions{Readable: readable})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grep := byName(t, permission.NewGate(permission.GateOptions{Policy: policy, Workdir: home, HomeDir: home}).WrapAll(search), "grep")
+	for _, c := range []struct{ in, want string }{
+		{`{"pattern":"PRIVATE","path":"repo/plain"}`, "repo/plain/x:1: plain PRIVATE"},
+		{`{"pattern":"PRIVATE","path":"repo/d"}`, "repo/d/id_ed25519:1: plain PRIVATE"},
+		{`{"pattern":"PRIVATE","path":"repo/dl"}`, "needs approval"},
+	} {
+		if res := call(t, grep, c.in); !strings.Contains(res.Content, c.want) || strings.Contains(res.Content, "home\"") {
+			t.Errorf("grep %s = %q, want %q", c.in, res.Content, c.want)
+		}
+	}
+
+	startSwapper(t, filepath.Join(home, "repo", "d"), filepath.Join(home, "repo", "dl"))
+	const rounds = 3000
+	var found, leaks int
+	for range rounds {
+		res := call(t, grep, `{"pattern":"PRIVATE","path":"repo/d"}`)
+		if strings.Contains(res.Content, "plain PRIVATE") {
+			found++
+		}
+		if strings.Contains(res.Content, "OPENSSH") {
+			leaks++
+			if leaks <= 3 {
+				t.Errorf("grep of repo/d printed the key: %.300q", res.Content)
+			}
+		}
+	}
+	t.Logf("%d greps, %d found the plain file, %d printed the key", rounds, found, leaks)
+	if leaks > 0 {
+		t.Errorf("%d of %d greps printed the key", leaks, rounds)
+	}
+	if found == 0 {
+		t.Errorf("no grep found the plain file in %d: the test exercised nothing", rounds)
+	}
+}

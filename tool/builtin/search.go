@@ -169,6 +169,13 @@ func (st *searchTools) open(ctx context.Context, session, p string) (*searchDir,
 		res := tool.Errorf("Path not found: %s", p)
 		return nil, &res, nil
 	}
+	// The walk searches below t's real path without following a link:
+	// the gate decided about the path given, which may have led elsewhere
+	// then (a link put in the place of one of its directories since).
+	if err := tool.CheckPath(ctx, t.real()); err != nil {
+		res := tool.Errorf("%s", err)
+		return nil, &res, nil
+	}
 	d := &searchDir{t: t}
 	if t.base != "" {
 		var want fileID
