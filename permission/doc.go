@@ -164,9 +164,13 @@
 // the system's secret files, a process's environ or mem, a data home, or a
 // directory holding one), however it names it, is turned into an ask
 // ([RuleBashSecretRead]); a line made only of listers (ls, stat, du …) is
-// not; an allowed read_file or grep of a credential location inside the
-// workspace (one that holds the home) is asked about likewise
-// ([RuleFileSecretRead]). An allowed write_file, edit_file or
+// not; an allowed read_file, grep, edit_file, write_file or delete_file of
+// a credential location inside the workspace (one that holds the home) is
+// asked about likewise ([RuleFileSecretRead]): a change shows what the
+// file held, through edit_file's answer and the snapshot. For the same
+// reason an edit_file, write_file or delete_file the policy allows gets
+// the policy's verdict on read_file of the same path when that is deny or
+// ask (a write_file of a file that does not exist yet excepted). An allowed write_file, edit_file or
 // delete_file of a path in a .git directory, as given or resolved, or in
 // the hooks directory core.hooksPath names, is asked about too
 // ([RuleGitDir]). Then:

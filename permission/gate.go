@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -528,6 +529,15 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 	} else if !v.Decision.Valid() {
 		v = Verdict{Decision: Deny, Reason: "policy error: no decision"}
 	}
+	if v.Decision == Allow {
+		rv, err := g.changeReads(ctx, call)
+		if err != nil {
+			return Verdict{}, err
+		}
+		if rv != nil {
+			v = *rv
+		}
+	}
 	if v.Decision == Allow && screen.opaque != "" {
 		v = Verdict{Decision: Ask, RuleID: RuleBashAnalysis,
 			Reason: "the command cannot be fully analyzed: " + screen.opaque}
@@ -537,8 +547,11 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 	}
 	if v.Decision == Allow {
 		if p := g.fileSecretRead(call); p != "" {
-			v = Verdict{Decision: Ask, RuleID: RuleFileSecretRead,
-				Reason: "the tool reads a path that holds credentials (or a directory holding one): " + clip(p)}
+			reason := "the tool reads a path that holds credentials (or a directory holding one): "
+			if call.Name != "read_file" && call.Name != "grep" {
+				reason = "the tool changes a path that holds credentials, whose previous content its answer and snapshot show: "
+			}
+			v = Verdict{Decision: Ask, RuleID: RuleFileSecretRead, Reason: reason + clip(p)}
 		} else if p := g.fileInGitDir(call); p != "" {
 			v = Verdict{Decision: Ask, RuleID: RuleGitDir,
 				Reason: "the tool changes a file inside a .git directory, whose configuration and hooks git runs: " + clip(p)}
@@ -548,6 +561,58 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 		}
 	}
 	return v, nil
+}
+
+// changeReads returns, for an edit_file, write_file or delete_file call
+// the policy allowed, the policy's verdict on read_file of the same path
+// when that is not allow; nil otherwise. A change shows what the file
+// held: edit_file answers whether old_text occurs ("Edited" or "Text not
+// found", an oracle that gives a file away a character at a time), and
+// every change records the previous content in its snapshot, which the
+// session log keeps and read_file reads back. So a path read_file may not
+// read may not be changed either without the same approval (a rule that
+// denies reading .env denied read_file .env while edit_file .env told its
+// content, rt132files). A write_file of a file that does not exist shows
+// nothing and is not affected. It returns an error only when ctx is done.
+func (g *Gate) changeReads(ctx context.Context, call Call) (*Verdict, error) {
+	p := fileToolPath(call)
+	if p == "" {
+		return nil, nil
+	}
+	if call.Name == "write_file" {
+		if target := g.absTarget("", p); target != "" {
+			if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
+				return nil, nil
+			}
+		}
+	}
+	input, err := json.Marshal(map[string]string{"path": p})
+	if err != nil {
+		return nil, nil
+	}
+	rv, err := g.opts.Policy.Check(ctx, Call{ID: call.ID, Name: "read_file", Input: input, SessionID: call.SessionID})
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		rv = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
+	}
+	if rv.Decision == Allow {
+		return nil, nil
+	}
+	if !rv.Decision.Valid() {
+		rv = Verdict{Decision: Deny, Reason: "policy error: no decision"}
+	}
+	what := "is denied"
+	if rv.Decision == Ask {
+		what = "needs an approval"
+	}
+	reason := "the tool shows what the file holds (edit_file's answer, the snapshot of the change) and read_file of it " + what
+	if rv.Reason != "" {
+		reason += ": " + rv.Reason
+	}
+	rv.Reason = reason
+	return &rv, nil
 }
 
 // fileInGitDir returns the path of a write_file, edit_file or delete_file
@@ -670,7 +735,7 @@ func (w *gatedTool) Call(ctx context.Context, c *tool.Call, input json.RawMessag
 		call.ID, call.SessionID = c.ID, c.SessionID
 	}
 	var seen seenPath
-	if fileTools[call.Name] {
+	if fileTools[call.Name] || call.Name == "grep" {
 		call.seen = &seen
 	}
 	if call.Name == "bash" && w.g.bashTurn != nil {

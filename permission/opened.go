@@ -61,9 +61,10 @@ func (e *PathChangedError) Error() string {
 	return msg
 }
 
-// openedCheck returns the check a gated file tool runs on the file it
-// opened (see [tool.WithPathCheck]): the file at checked, the real path
-// the gate decided about, passes, and so does a path the workspace
+// openedCheck returns the check a gated file tool (and grep, on the
+// directory or file it searches) runs on what it opened (see
+// [tool.WithPathCheck]): the file at checked, the real path the gate
+// decided about, passes, and so does a path the workspace
 // resolver resolves to checked (another letter case of it on a volume
 // that ignores case); another passes only if the gate's verdict on it,
 // asked as the same call with that path, is allow.

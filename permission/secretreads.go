@@ -11,6 +11,8 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+	"github.com/lite-agent/lite-agent-go/session"
+	"github.com/lite-agent/lite-agent-go/storage"
 )
 
 // RuleBashSecretRead is the rule id of the ask a [Gate] gives a bash line
@@ -28,20 +30,27 @@ const RuleBashSecretRead = "bash-secret-read"
 // of the home or a secret file of the system, as [RuleBashSecretRead] asks
 // for a bash line: the file tools stay in the workspace, but a workspace
 // may hold the home (an agent started in ~: read_file .ssh/id_ed25519
-// returned the key while cat .ssh/id_ed25519 asked, round 98). glob and
-// list_dir show names only and are not asked about; nor are read_file's
-// read roots outside the workspace, which the host gives (a session's own
-// log).
+// returned the key while cat .ssh/id_ed25519 asked, round 98). An
+// edit_file, write_file or delete_file of one asks too, as sed -i, echo >>
+// and rm do in bash: edit_file's answer ("Edited" or "Text not found")
+// tells whether old_text occurs, an oracle that gives a key away a
+// character at a time, and every change records the file's previous
+// content in its snapshot, which the session log keeps and read_file
+// reads back (rt132files). A read_file or grep of a data home inside the
+// workspace asks too, as cat does, but for the calling session's own log
+// and archive directory. glob and list_dir show names only and are not
+// asked about; nor are read_file's read roots outside the workspace,
+// which the host gives (a session's own log).
 const RuleFileSecretRead = "file-secret-read"
 
-// fileSecretRead returns the path of a read_file or grep call (grep's
-// workspace root when it names none) that names a credential location or
-// a system secret inside the workspace, or for grep a directory holding
-// one; "" otherwise.
+// fileSecretRead returns the path of a read_file, grep, edit_file,
+// write_file or delete_file call (grep's workspace root when it names
+// none) that names a credential location or a system secret inside the
+// workspace, or for grep a directory holding one; "" otherwise.
 func (g *Gate) fileSecretRead(call Call) string {
 	tree := false
 	switch call.Name {
-	case "read_file":
+	case "read_file", "edit_file", "write_file", "delete_file":
 	case "grep":
 		tree = true
 	default:
@@ -59,19 +68,85 @@ func (g *Gate) fileSecretRead(call Call) string {
 	if target == "" || g.workdir == "" {
 		return ""
 	}
-	// The credential locations, not the data homes and protected paths
-	// (the session's own log may be read).
+	// The credential locations, and the data homes but for the calling
+	// session's own log and archive (read_file reads those through its
+	// read roots); not the other protected paths.
 	creds := append(secretpaths.UserCredentials(g.home), secretpaths.System(g.home)...)
 	if e := g.withEnvSecrets(); e != g {
 		creds = append(creds, e.secrets[len(g.secrets):]...)
 	}
-	for _, t := range []string{filepath.Clean(target), g.lookups().Resolve(target)} {
-		if pathmatch.Within(t, g.workdir) &&
-			(secretpaths.IsProcSecret(filepath.ToSlash(t), tree) || pathmatch.Hits(t, creds, tree)) {
+	resolved := g.lookups().Resolve(target)
+	if call.Name == "grep" && call.seen != nil {
+		// What the gate decided about: grep checks that it opened this
+		// (see [Gate.openedCheck]), as read_file does with what the
+		// workspace policy records.
+		call.seen.set(resolved)
+	}
+	for _, t := range []string{filepath.Clean(target), resolved} {
+		if !pathmatch.Within(t, g.workdir) {
+			continue
+		}
+		if secretpaths.IsProcSecret(filepath.ToSlash(t), tree) || pathmatch.Hits(t, creds, tree) {
 			return p
+		}
+		for _, h := range g.dataHomesIn(t, tree) {
+			if pathmatch.Hits(t, []string{h}, tree) && !ownSessionData(h, t, call.SessionID) {
+				return p
+			}
 		}
 	}
 	return ""
+}
+
+// dataHomesIn returns the data homes inside the workdir that t, a path in
+// it, lies in (or, with tree, that lie in t): those bash lines are asked
+// about reading (see [secretLocations]), which [secretpaths.DataHomes]
+// finds in the user's home, and the protected paths that are one. It
+// looks for them only where one may be, so that a read of a project's
+// file costs no more than before.
+func (g *Gate) dataHomesIn(t string, tree bool) []string {
+	near := func(q string) bool { return pathmatch.Within(t, q) || tree && pathmatch.Within(q, t) }
+	var out []string
+	if g.home != "" && pathmatch.Within(g.home, g.workdir) {
+		rel, ok := within(g.home, t)
+		if ok && strings.HasPrefix(rel, ".") && rel != "." || tree && pathmatch.Within(g.home, t) {
+			for _, h := range secretpaths.DataHomes(g.home) {
+				if pathmatch.Within(h, g.workdir) && near(h) {
+					out = append(out, h)
+				}
+			}
+		}
+	}
+	for _, q := range g.protected {
+		if pathmatch.Within(q, g.workdir) && near(q) && !slices.Contains(out, q) && secretpaths.IsDataHome(q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// ownSessionData reports whether t, a path at or below the data home
+// home, is the log of session id (<home>/projects/<hash>/sessions/<id>.jsonl)
+// or lies in its archive directory: the read roots tool/builtin's
+// SessionDataRoots gives the session.
+func ownSessionData(home, t, id string) bool {
+	if id == "" || storage.ValidateID(id) != nil {
+		return false
+	}
+	rel, ok := within(home, t)
+	if !ok {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	if len(parts) < 4 || parts[0] != storage.ProjectsDirName || !storage.IsProjectHash(parts[1]) || parts[2] != storage.SessionsDirName {
+		return false
+	}
+	sessions := filepath.Join(home, parts[0], parts[1], parts[2])
+	if len(parts) == 4 && parts[3] == id+session.LogSuffix {
+		return true
+	}
+	_, in := within(storage.SessionContextDir(sessions, id), t)
+	return in
 }
 
 // secretLocations returns the paths a bash line asks to read (see

@@ -63,11 +63,21 @@ func (d *dirHandle) stat(name string) (*fileStat, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fileStat{mode: info.Mode(), size: info.Size(), uid: -1, gid: -1}, nil
+	return &fileStat{mode: info.Mode(), size: info.Size(), mtime: info.ModTime(), uid: -1, gid: -1}, nil
 }
 
 func (d *dirHandle) openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	return d.root.OpenFile(name, flag, perm)
+}
+
+// readDir returns the entries of d, in directory order.
+func (d *dirHandle) readDir() ([]fs.DirEntry, error) {
+	f, err := d.root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 func (d *dirHandle) rename(from, to string) error { return d.root.Rename(from, to) }

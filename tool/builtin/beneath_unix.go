@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -184,11 +185,12 @@ func (d *dirHandle) stat(name string) (*fileStat, error) {
 		return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
 	return &fileStat{
-		mode: unixMode(uint32(st.Mode)),
-		size: st.Size,
-		id:   fileID{uint64(st.Dev), uint64(st.Ino)},
-		uid:  int(st.Uid),
-		gid:  int(st.Gid),
+		mode:  unixMode(uint32(st.Mode)),
+		size:  st.Size,
+		mtime: time.Unix(st.Mtim.Unix()),
+		id:    fileID{uint64(st.Dev), uint64(st.Ino)},
+		uid:   int(st.Uid),
+		gid:   int(st.Gid),
 	}, nil
 }
 
@@ -228,6 +230,20 @@ func (d *dirHandle) openFile(name string, flag int, perm fs.FileMode) (*os.File,
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	return os.NewFile(uintptr(fd), name), nil
+}
+
+// readDir returns the entries of d, read through a new open of d itself
+// (so that d's own offset does not move), in directory order. Their Type
+// is that of the entry, never followed; their Info must not be used: it
+// would look the name up by a path.
+func (d *dirHandle) readDir() ([]fs.DirEntry, error) {
+	fd, err := unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: ".", Err: err}
+	}
+	f := os.NewFile(uintptr(fd), ".")
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // rename renames from to to, both in d; to is replaced, never followed.

@@ -76,6 +76,15 @@
 // rules above for read_file: the path they are given resolves as
 // read_file's would, and below it they follow no symbolic link at all, so
 // a link can neither lead a search out of the workspace nor make it loop.
+// They open the path they resolved, and every directory and file below
+// it, without following a link (as the mutating tools open theirs), so a
+// link put in the place of a directory after the gate and the filter
+// judged its name cannot lead a search to another file of the workspace
+// either; the search then says the path kept changing. The path they
+// resolved is handed to the checks of the call's context
+// ([tool.CheckPath]) first, as read_file's is: the gate checks that grep
+// searches what it decided about. A .gitignore that
+// is a symbolic link is not read, as git does not read one.
 // In the workspace, glob and grep skip the .git directory and what the
 // .gitignore files (from the workspace root down, negations included) and
 // .git/info/exclude ignore. A [SearchOptions.Readable] filter, which the

@@ -258,8 +258,8 @@ func (ft *fileTools) readFile(ctx context.Context, c *tool.Call, in readFileInpu
 	text := validText(data)
 	out := text
 	if in.Limit > 0 {
-		if lines := strings.Split(text, "\n"); in.Limit < len(lines) {
-			out = strings.Join(lines[:in.Limit], "\n") + fmt.Sprintf("\n... (%d more lines)", len(lines)-in.Limit)
+		if head, more := firstLines(text, in.Limit); more > 0 {
+			out = head + fmt.Sprintf("\n... (%d more lines)", more)
 		}
 	}
 	if len(out) > ArchiveThreshold && ft.archive != nil {
@@ -284,6 +284,23 @@ func (ft *fileTools) readFile(ctx context.Context, c *tool.Call, in readFileInpu
 		out = cut + fmt.Sprintf("\n[truncated: showing the first %d of %d characters; read the rest with limit or bash]", utf16text.Len(cut), utf16text.Len(out))
 	}
 	return tool.Text(out), nil
+}
+
+// firstLines returns the first n lines of text, n > 0, without the newline
+// that ends the last of them, and how many lines follow (the text after
+// the last newline counts as one, even empty). It scans for the newlines
+// instead of splitting the text into lines: a file of newlines would
+// otherwise cost a string header a byte.
+func firstLines(text string, n int) (head string, more int) {
+	end := 0
+	for range n {
+		i := strings.IndexByte(text[end:], '\n')
+		if i < 0 {
+			return text, 0
+		}
+		end += i + 1
+	}
+	return text[:end-1], strings.Count(text[end:], "\n") + 1
 }
 
 // openForRead opens the resolved path t for reading without blocking on
@@ -666,7 +683,21 @@ func (m *mutation) snapshot(old, data []byte, deleted bool) error {
 		size = m.old.size
 	}
 	err := snapshotBefore(&ev, m.old != nil, size, old, old != nil, m.ft.maxSnapshot, func() (*os.File, error) {
-		return m.dir.openFile(m.name, os.O_RDONLY|oNonblock, 0)
+		f, err := m.dir.openFile(m.name, os.O_RDONLY|oNonblock, 0)
+		if err != nil {
+			return nil, err
+		}
+		// The file was a regular one when openParent looked; a FIFO or a
+		// device put in its place since would block the read or never
+		// end it.
+		if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+			return nil, notRegular(m.p)
+		}
+		return f, nil
 	})
 	if err != nil {
 		return fmt.Errorf("snapshot %s: %w", ev.Path, unwrapPathError(err))

@@ -22,6 +22,15 @@ type ignoreRules struct {
 	matcher  gitignore.Matcher
 }
 
+// size returns how many patterns r holds: what matching a path against
+// them, or copying them, costs.
+func (r *ignoreRules) size() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.patterns)
+}
+
 // ignored reports whether the path with the given components (relative to
 // the workspace root) is ignored.
 func (r *ignoreRules) ignored(components []string, isDir bool) bool {
@@ -33,16 +42,17 @@ func (r *ignoreRules) ignored(components []string, isDir bool) bool {
 
 // with returns the rules of the directory dir (relative to the workspace
 // root, in OS form, "." for the root) given r, the rules of its parent:
-// r plus dir's own .gitignore, read through dirRoot, a root on dir. A
-// missing or unreadable .gitignore adds nothing.
-func (r *ignoreRules) with(dirRoot *os.Root, dir string) *ignoreRules {
+// r plus dir's own .gitignore, read through dirH, dir open. A missing or
+// unreadable .gitignore, or one that is a symbolic link (which git does
+// not follow either), adds nothing.
+func (r *ignoreRules) with(dirH *dirHandle, dir string) *ignoreRules {
 	var domain []string
 	if dir != "." {
 		domain = strings.Split(filepath.ToSlash(dir), "/")
 	}
-	more := readIgnoreFile(dirRoot, ".gitignore", domain)
+	more := readIgnoreFile(dirH, ".gitignore", domain)
 	if dir == "." {
-		more = append(readIgnoreFile(dirRoot, filepath.Join(".git", "info", "exclude"), nil), more...)
+		more = append(readIgnoreFile(dirH, filepath.Join(".git", "info", "exclude"), nil), more...)
 	}
 	if len(more) == 0 {
 		return r
@@ -55,10 +65,15 @@ func (r *ignoreRules) with(dirRoot *os.Root, dir string) *ignoreRules {
 	return &ignoreRules{patterns: patterns, matcher: gitignore.NewMatcher(patterns)}
 }
 
-// readIgnoreFile parses the gitignore file at name below root, whose
-// patterns apply below domain.
-func readIgnoreFile(root *os.Root, name string, domain []string) []gitignore.Pattern {
-	f, err := root.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+// readIgnoreFile parses the gitignore file at name below dirH, whose
+// patterns apply below domain; no symbolic link on the way is followed.
+func readIgnoreFile(dirH *dirHandle, name string, domain []string) []gitignore.Pattern {
+	dir, err := dirH.openDir(filepath.Dir(name), false)
+	if err != nil {
+		return nil
+	}
+	defer dir.close()
+	f, err := dir.openFile(filepath.Base(name), os.O_RDONLY|oNonblock|oNoFollow, 0)
 	if err != nil {
 		return nil
 	}

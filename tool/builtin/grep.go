@@ -149,33 +149,31 @@ func (st *searchTools) grep(ctx context.Context, c *tool.Call, in grepInput) (to
 		return *res, err
 	}
 	defer d.close()
-	info, err := d.stat()
+	mode, err := d.stat()
+	if errors.Is(err, errSymlink) {
+		return errSearchChanged(in.Path), nil
+	}
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("grep %s: %w", in.Path, unwrapPathError(err))
 	}
 	g := &grepRun{st: st, re: re, budget: newBudget(st.maxChars)}
 	var w *walk
 	switch {
-	case info.Mode().IsRegular():
+	case mode.IsRegular():
 		// A file named explicitly is searched even when ignored.
 		shown := d.display(d.t.rel)
 		if !st.allowed(ctx, c.SessionID, shown) {
 			g.withheld++
 			break
 		}
-		open := func() (*os.File, error) {
-			if d.root == nil {
-				return os.OpenFile(d.t.rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
-			}
-			return d.root.OpenFile(d.t.rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
-		}
+		open := func() (*os.File, error) { return d.openFile(d.t.rel) }
 		if err := g.file(ctx, open, shown); err != nil {
 			return tool.Result{}, err
 		}
-	case info.IsDir():
+	case mode.IsDir():
 		searchRoot := d.t.rel
 		w = &walk{ctx: ctx, dir: d, gitignore: d.t.inWorkspace, maxDepth: -1, maxVisited: st.maxVisited}
-		err := w.run(searchRoot, func(rel string, _ int, e fs.DirEntry, dirRoot *os.Root) error {
+		err := w.run(searchRoot, func(rel string, _ int, e fs.DirEntry, dir *dirHandle) error {
 			name := e.Name()
 			if len(typeFilter) > 0 && !slices.ContainsFunc(typeFilter, func(p *glob.Pattern) bool { return p.Match(name) }) {
 				return nil
@@ -198,7 +196,7 @@ func (st *searchTools) grep(ctx context.Context, c *tool.Call, in grepInput) (to
 				g.withheld++
 				return nil
 			}
-			open := func() (*os.File, error) { return dirRoot.OpenFile(name, os.O_RDONLY|oNonblock|oNoFollow, 0) }
+			open := func() (*os.File, error) { return dir.openFile(name, os.O_RDONLY|oNonblock|oNoFollow, 0) }
 			if err := g.file(ctx, open, shown); err != nil {
 				return err
 			}

@@ -3,9 +3,9 @@ package builtin
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,19 +28,25 @@ func (st *searchTools) listDir(ctx context.Context, c *tool.Call, in listDirInpu
 		return *res, err
 	}
 	defer d.close()
-	info, err := d.stat()
+	mode, err := d.stat()
+	if errors.Is(err, errSymlink) {
+		return errSearchChanged(in.Path), nil
+	}
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("list %s: %w", in.Path, unwrapPathError(err))
 	}
-	if !info.IsDir() || d.root == nil {
+	if !mode.IsDir() || d.base == nil {
 		return tool.Errorf("Not a directory: %s", cmp.Or(in.Path, ".")), nil
 	}
-	f, err := d.root.OpenFile(d.t.rel, os.O_RDONLY|oNonblock, 0)
+	dir, err := d.base.openDir(d.t.rel, false)
+	if errors.Is(err, errSymlink) {
+		return errSearchChanged(in.Path), nil
+	}
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("list %s: %w", in.Path, unwrapPathError(err))
 	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
+	defer dir.close()
+	entries, err := dir.readDir()
 	if err != nil && len(entries) == 0 {
 		return tool.Result{}, fmt.Errorf("list %s: %w", in.Path, unwrapPathError(err))
 	}
@@ -61,7 +67,7 @@ func (st *searchTools) listDir(ctx context.Context, c *tool.Call, in listDirInpu
 		if cut || shown == st.maxList {
 			continue
 		}
-		if !bu.add(&out, describeEntry(e)+"\n") {
+		if !bu.add(&out, describeEntry(dir, e)+"\n") {
 			cut = true
 			continue
 		}
@@ -80,20 +86,20 @@ func (st *searchTools) listDir(ctx context.Context, c *tool.Call, in listDirInpu
 	return tool.Text(finish(out.String(), notes)), nil
 }
 
-// describeEntry returns the line list_dir shows for e. It follows no
-// link: the type and size are those of the entry itself.
-func describeEntry(e fs.DirEntry) string {
+// describeEntry returns the line list_dir shows for e, an entry of dir. It
+// follows no link: the type and size are those of the entry itself.
+func describeEntry(dir *dirHandle, e fs.DirEntry) string {
 	switch t := e.Type(); {
 	case t.IsDir():
 		return e.Name() + "/ (dir)"
 	case t&fs.ModeSymlink != 0:
 		return e.Name() + " (symlink)"
 	case t.IsRegular():
-		info, err := e.Info()
+		st, err := dir.stat(e.Name())
 		if err != nil {
 			return e.Name() + " (file)"
 		}
-		return fmt.Sprintf("%s (file, %d bytes)", e.Name(), info.Size())
+		return fmt.Sprintf("%s (file, %d bytes)", e.Name(), st.size)
 	default:
 		return e.Name() + " (other)"
 	}

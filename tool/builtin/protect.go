@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // A ProtectedPathError reports that a mutating file tool refused to change
@@ -183,6 +184,7 @@ func splitRel(rel string) []string {
 type fileStat struct {
 	mode     fs.FileMode
 	size     int64
+	mtime    time.Time
 	id       fileID
 	uid, gid int // -1 when unknown
 }

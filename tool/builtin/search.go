@@ -33,6 +33,15 @@ const (
 	DefaultMaxVisited = 200_000
 	// maxWalkDepth bounds how deep a search descends.
 	maxWalkDepth = 64
+	// maxIgnoreWork bounds the .gitignore patterns one glob or grep call
+	// matches paths against, and copies, summed over the paths: a
+	// .gitignore of a million bytes holds some 150,000 patterns, each
+	// path is matched against all of them (80 ns each), so a search of
+	// 200,000 entries took 40 minutes and did not look at its context
+	// meanwhile (it now looks at it for every entry). 50 million is
+	// about 4 seconds, and 500 patterns
+	// against every entry of a 100,000-file repository.
+	maxIgnoreWork = 50_000_000
 )
 
 // SearchOptions configures the read-only search tools glob, grep and
@@ -72,6 +81,7 @@ type SearchOptions struct {
 // construction and safe for concurrent use.
 type searchTools struct {
 	ws           workspace
+	wsID         fileID // the real workdir's identity at construction
 	readable     func(ctx context.Context, sessionID, path string) (bool, error)
 	maxFileBytes int64
 	maxResults   int
@@ -101,6 +111,7 @@ func SearchTools(files FileOptions, opts SearchOptions) ([]tool.Tool, error) {
 	}
 	st := &searchTools{
 		ws:           ft.ws,
+		wsID:         ft.wsID,
 		readable:     opts.Readable,
 		maxFileBytes: ft.maxFileBytes,
 		maxResults:   cmp.Or(opts.MaxResults, DefaultMaxGlobResults),
@@ -127,7 +138,7 @@ func (st *searchTools) allowed(ctx context.Context, session, p string) bool {
 // A searchDir is the directory a search call works in.
 type searchDir struct {
 	t    target
-	root *os.Root // on t.base; nil for a single-file read root
+	base *dirHandle // t.base, open; nil for a single-file read root
 }
 
 // display returns the path the model sees for rel, a path below the
@@ -158,9 +169,20 @@ func (st *searchTools) open(ctx context.Context, session, p string) (*searchDir,
 		res := tool.Errorf("Path not found: %s", p)
 		return nil, &res, nil
 	}
+	// The walk searches below t's real path without following a link:
+	// the gate decided about the path given, which may have led elsewhere
+	// then (a link put in the place of one of its directories since).
+	if err := tool.CheckPath(ctx, t.real()); err != nil {
+		res := tool.Errorf("%s", err)
+		return nil, &res, nil
+	}
 	d := &searchDir{t: t}
 	if t.base != "" {
-		if d.root, err = os.OpenRoot(t.base); err != nil {
+		var want fileID
+		if t.inWorkspace {
+			want = st.wsID
+		}
+		if d.base, err = openWorkspace(t.base, want); err != nil {
 			return nil, nil, fmt.Errorf("open %s: %w", p, unwrapPathError(err))
 		}
 	}
@@ -168,18 +190,63 @@ func (st *searchTools) open(ctx context.Context, session, p string) (*searchDir,
 }
 
 func (d *searchDir) close() {
-	if d.root != nil {
-		d.root.Close()
+	if d.base != nil {
+		d.base.close()
 	}
 }
 
-// stat returns the file info of the search path itself, following no
-// link (resolve already followed those it may).
-func (d *searchDir) stat() (fs.FileInfo, error) {
-	if d.root == nil {
-		return os.Lstat(d.t.rel)
+// errSearchChanged is the result of a search whose path changed between
+// its resolution and its opening: a symbolic link took the place of a
+// part of it, which a search never follows.
+func errSearchChanged(p string) tool.Result {
+	return tool.Errorf("%s kept changing while it was opened (a symbolic link took the place of a part of it); not searched", cmp.Or(p, "."))
+}
+
+// stat returns the mode of the search path itself, following no link
+// (resolve already followed those it may, and a link put in the place of
+// a part of the path since fails with errSymlink).
+func (d *searchDir) stat() (fs.FileMode, error) {
+	if d.base == nil {
+		info, err := os.Lstat(d.t.rel)
+		if err != nil {
+			return 0, err
+		}
+		return info.Mode(), nil
 	}
-	return d.root.Lstat(d.t.rel)
+	if d.t.rel == "." {
+		st, err := d.base.stat(".")
+		if err != nil {
+			return 0, err
+		}
+		return st.mode, nil
+	}
+	dir, err := d.base.openDir(filepath.Dir(d.t.rel), false)
+	if err != nil {
+		return 0, err
+	}
+	defer dir.close()
+	st, err := dir.stat(filepath.Base(d.t.rel))
+	if err != nil {
+		return 0, err
+	}
+	if st.mode&fs.ModeSymlink != 0 {
+		return 0, errSymlink
+	}
+	return st.mode, nil
+}
+
+// openFile opens the regular file rel below the search's base for
+// reading, following no symbolic link on the way.
+func (d *searchDir) openFile(rel string) (*os.File, error) {
+	if d.base == nil {
+		return os.OpenFile(rel, os.O_RDONLY|oNonblock|oNoFollow, 0)
+	}
+	dir, err := d.base.openDir(filepath.Dir(rel), false)
+	if err != nil {
+		return nil, err
+	}
+	defer dir.close()
+	return dir.openFile(filepath.Base(rel), os.O_RDONLY|oNonblock|oNoFollow, 0)
 }
 
 // A walk visits the files below one directory of a searchDir.
@@ -193,6 +260,19 @@ type walk struct {
 	visited int  // entries looked at
 	ignored int  // entries skipped by .gitignore
 	full    bool // stopped at maxVisited
+	work    int  // .gitignore patterns matched or copied
+	heavy   bool // stopped at maxIgnoreWork
+}
+
+// spend adds n to the walk's .gitignore work and reports whether it is
+// still within maxIgnoreWork; past it, the walk is marked heavy.
+func (w *walk) spend(n int) bool {
+	w.work += n
+	if w.work > maxIgnoreWork {
+		w.heavy = true
+		return false
+	}
+	return true
 }
 
 // errStop ends a walk early without an error.
@@ -200,25 +280,25 @@ var errStop = errors.New("stop walking")
 
 // A visitFunc is called for each regular file of a walk with its path
 // below the search's base, its depth below the directory the walk started
-// from (1 for a child), its entry, and a root on its directory, through
-// which it opens with one system call.
-type visitFunc func(rel string, depth int, e fs.DirEntry, dirRoot *os.Root) error
+// from (1 for a child), its entry, and its directory, open, through which
+// it opens or stats the file by its name alone.
+type visitFunc func(rel string, depth int, e fs.DirEntry, dir *dirHandle) error
 
 // run calls visit for every regular file below from (a directory below the
 // search's base, in OS form), in lexical order of paths. It does not
 // follow symbolic links, skips .git directories and, when asked, ignored
 // paths. A visit returning errStop ends the walk without error.
 func (w *walk) run(from string, visit visitFunc) error {
-	dirRoot, err := w.dir.root.OpenRoot(from)
+	dir, err := w.dir.base.openDir(from, false)
 	if err != nil {
-		return nil // vanished, or not a directory: nothing to find
+		return nil // vanished, a link, or not a directory: nothing to find
 	}
-	defer dirRoot.Close()
+	defer dir.close()
 	var rules *ignoreRules
 	if w.gitignore {
 		rules = w.ancestorRules(from)
 	}
-	err = w.dirEntries(dirRoot, from, 1, rules, visit)
+	err = w.dirEntries(dir, from, 1, rules, visit)
 	if errors.Is(err, errStop) {
 		return nil
 	}
@@ -228,7 +308,8 @@ func (w *walk) run(from string, visit visitFunc) error {
 // ancestorRules returns the ignore rules of dir's parent directories, from
 // the workspace root down.
 func (w *walk) ancestorRules(dir string) *ignoreRules {
-	rules := (*ignoreRules)(nil).with(w.dir.root, ".")
+	rules := (*ignoreRules)(nil).with(w.dir.base, ".")
+	w.spend(rules.size())
 	if dir == "." {
 		return rules
 	}
@@ -236,30 +317,30 @@ func (w *walk) ancestorRules(dir string) *ignoreRules {
 	parts := strings.Split(dir, string(filepath.Separator))
 	for _, part := range parts[:len(parts)-1] {
 		cur = filepath.Join(cur, part)
-		if r, err := w.dir.root.OpenRoot(cur); err == nil {
-			rules = rules.with(r, cur)
-			r.Close()
+		if d, err := w.dir.base.openDir(cur, false); err == nil {
+			if more := rules.with(d, cur); more != rules {
+				rules = more
+				w.spend(rules.size())
+			}
+			d.close()
 		}
 	}
 	return rules
 }
 
-// dirEntries walks the directory dir, open as dirRoot, whose parent's
+// dirEntries walks the directory dir, open as dirH, whose parent's
 // ignore rules are parent.
-func (w *walk) dirEntries(dirRoot *os.Root, dir string, depth int, parent *ignoreRules, visit visitFunc) error {
+func (w *walk) dirEntries(dirH *dirHandle, dir string, depth int, parent *ignoreRules, visit visitFunc) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
 	rules := parent
 	if w.gitignore && dir != "." {
-		rules = parent.with(dirRoot, dir)
+		if rules = parent.with(dirH, dir); rules != parent && !w.spend(rules.size()) {
+			return errStop
+		}
 	}
-	f, err := dirRoot.OpenFile(".", os.O_RDONLY|oNonblock, 0)
-	if err != nil {
-		return nil // unreadable: nothing to find there
-	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
+	entries, err := dirH.readDir()
 	if err != nil && len(entries) == 0 {
 		return nil
 	}
@@ -270,10 +351,16 @@ func (w *walk) dirEntries(dirRoot *os.Root, dir string, depth int, parent *ignor
 			return errStop
 		}
 		w.visited++
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
 		rel := filepath.Join(dir, e.Name())
 		isDir := e.IsDir()
 		if isDir && e.Name() == ".git" {
 			continue
+		}
+		if w.gitignore && !w.spend(rules.size()) {
+			return errStop
 		}
 		if w.gitignore && rules.ignored(strings.Split(filepath.ToSlash(rel), "/"), isDir) {
 			w.ignored++
@@ -284,19 +371,20 @@ func (w *walk) dirEntries(dirRoot *os.Root, dir string, depth int, parent *ignor
 			if (w.maxDepth >= 0 && depth >= w.maxDepth) || depth >= maxWalkDepth {
 				continue
 			}
-			// OpenRoot refuses to leave dirRoot, so a directory swapped
-			// for a link after ReadDir cannot lead the walk outside.
-			sub, err := dirRoot.OpenRoot(e.Name())
+			// openDir follows no link, so a directory swapped for a
+			// link after readDir cannot lead the walk elsewhere, even
+			// inside the workspace.
+			sub, err := dirH.openDir(e.Name(), false)
 			if err != nil {
 				continue
 			}
 			err = w.dirEntries(sub, rel, depth+1, rules, visit)
-			sub.Close()
+			sub.close()
 			if err != nil {
 				return err
 			}
 		case e.Type().IsRegular():
-			if err := visit(rel, depth, e, dirRoot); err != nil {
+			if err := visit(rel, depth, e, dirH); err != nil {
 				return err
 			}
 		}
@@ -339,11 +427,14 @@ func (st *searchTools) glob(ctx context.Context, c *tool.Call, in globInput) (to
 		return *res, err
 	}
 	defer d.close()
-	info, err := d.stat()
+	mode, err := d.stat()
+	if errors.Is(err, errSymlink) {
+		return errSearchChanged(in.Path), nil
+	}
 	if err != nil {
 		return tool.Result{}, fmt.Errorf("glob %s: %w", in.Path, unwrapPathError(err))
 	}
-	if !info.IsDir() {
+	if !mode.IsDir() {
 		return tool.Errorf("Not a directory: %s", cmp.Or(in.Path, ".")), nil
 	}
 	searchRoot := d.t.rel
@@ -357,8 +448,8 @@ func (st *searchTools) glob(ctx context.Context, c *tool.Call, in globInput) (to
 	}
 	var matches []globMatch
 	withheld := 0
-	if realDir(d.root, searchRoot, base) {
-		err := w.run(from, func(rel string, _ int, e fs.DirEntry, _ *os.Root) error {
+	if realDir(d.base, searchRoot, base) {
+		err := w.run(from, func(rel string, _ int, e fs.DirEntry, dir *dirHandle) error {
 			below, ok := within(searchRoot, rel)
 			if searchRoot == "." {
 				below, ok = rel, true
@@ -372,8 +463,8 @@ func (st *searchTools) glob(ctx context.Context, c *tool.Call, in globInput) (to
 				return nil
 			}
 			var mtime time.Time
-			if fi, err := e.Info(); err == nil {
-				mtime = fi.ModTime()
+			if st, err := dir.stat(e.Name()); err == nil {
+				mtime = st.mtime
 			}
 			matches = append(matches, globMatch{shown, mtime})
 			return nil
@@ -411,23 +502,19 @@ func (st *searchTools) glob(ctx context.Context, c *tool.Call, in globInput) (to
 }
 
 // realDir reports whether base (a slash-separated relative path, "" for
-// none) names a directory below dir, reached through root without a
-// symbolic link: the literal start of a glob pattern is below the search
-// path, where no link is followed.
-func realDir(root *os.Root, dir, base string) bool {
-	cur := dir
-	if base != "" {
-		for _, part := range strings.Split(base, "/") {
-			if part == "" || part == "." {
-				continue
-			}
-			cur = filepath.Join(cur, part)
-			fi, err := root.Lstat(cur)
-			if err != nil || !fi.IsDir() {
-				return false
-			}
-		}
+// none) names a directory below dir, below the search's open base,
+// reached without a symbolic link: the literal start of a glob pattern is
+// below the search path, where no link is followed. The walk opens it
+// again without following a link.
+func realDir(root *dirHandle, dir, base string) bool {
+	if base == "" {
+		return true
 	}
+	d, err := root.openDir(filepath.Join(dir, filepath.FromSlash(base)), false)
+	if err != nil {
+		return false
+	}
+	d.close()
 	return true
 }
 
@@ -439,7 +526,10 @@ func commonNotes(withheld int, what string, w *walk) []string {
 	if withheld > 0 {
 		notes = append(notes, fmt.Sprintf("(%d %s: the permission policy does not allow reading them.)", withheld, what))
 	}
-	if w != nil && w.full {
+	switch {
+	case w != nil && w.heavy:
+		notes = append(notes, fmt.Sprintf("(Search stopped after looking at %d entries: the .gitignore files hold too many patterns to match every path against; the result is incomplete. Search a narrower path, or use bash.)", w.visited))
+	case w != nil && w.full:
 		notes = append(notes, fmt.Sprintf("(Search stopped after looking at %d entries; the result is incomplete. Search a narrower path.)", w.visited))
 	}
 	return notes
