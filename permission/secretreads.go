@@ -11,7 +11,6 @@ import (
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
 	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
-	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -125,6 +124,10 @@ func (g *Gate) dataHomesIn(t string, tree bool) []string {
 	return out
 }
 
+// sessionLogSuffix ends the name of a session's log, as session.LogSuffix
+// does; the gate does not import the session store for it.
+const sessionLogSuffix = ".jsonl"
+
 // ownSessionData reports whether t, a path at or below the data home
 // home, is the log of session id (<home>/projects/<hash>/sessions/<id>.jsonl)
 // or lies in its archive directory: the read roots tool/builtin's
@@ -142,7 +145,7 @@ func ownSessionData(home, t, id string) bool {
 		return false
 	}
 	sessions := filepath.Join(home, parts[0], parts[1], parts[2])
-	if len(parts) == 4 && parts[3] == id+session.LogSuffix {
+	if len(parts) == 4 && parts[3] == id+sessionLogSuffix {
 		return true
 	}
 	_, in := within(storage.SessionContextDir(sessions, id), t)
