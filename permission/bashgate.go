@@ -453,6 +453,17 @@ func gitDirComponent(p string) bool {
 func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 	changer, several := gitIndexChanges(a)
 	repoCode := map[bool]string{} // gitRepoCode's answer, by whether sub reaches a remote
+	lineNetwork := false          // a git command of the line fetches commits
+	for _, c := range a.Commands {
+		if pathmatch.FoldName(path.Base(c.Name)) == "git" {
+			for _, arg := range c.Args {
+				if !strings.HasPrefix(arg, "-") {
+					lineNetwork = lineNetwork || gitNetwork(arg) || arg == "submodule"
+					break
+				}
+			}
+		}
+	}
 	for _, c := range a.Commands {
 		// GIT runs git on a case-insensitive file system (macOS's
 		// default), as the analysis judges it.
@@ -495,9 +506,63 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 			if p := g.protectedInWorktree(); p != "" {
 				return "git " + sub + " may rewrite or remove the protected " + clip(p)
 			}
+			if gitMayBringFiles(sub, c.Args) {
+				if p := g.protectedGitMayBring(sub, gitOperands(c.Args), lineNetwork); p != "" {
+					return "git " + sub + " may create the protected " + clip(p) + " from a commit, the index or a fetch"
+				}
+			}
 		}
 	}
 	return ""
+}
+
+// gitOperands returns the words of git args (the subcommand first) that
+// may name a revision: every operand and the value of every --opt=value.
+func gitOperands(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if i == 0 && !strings.HasPrefix(a, "-") {
+			continue // the subcommand
+		}
+		if a == "--" {
+			break // paths follow
+		}
+		if v, ok := strings.CutPrefix(a, "--"); ok {
+			if _, val, ok := strings.Cut(v, "="); ok && val != "" {
+				out = append(out, val)
+			}
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// gitMayBringFiles reports whether git args (the subcommand sub first)
+// may create files of the worktree from commits, the index, a stash or a
+// patch: not git rm, mv or clean, which only remove or move what is
+// there, nor a new branch at HEAD (git checkout -b x, git switch -c x).
+func gitMayBringFiles(sub string, args []string) bool {
+	switch sub {
+	case "rm", "mv", "clean":
+		return false
+	case "checkout", "switch":
+		ops, newBranch := 0, false
+		for _, a := range args[1:] {
+			switch {
+			case a == "--":
+				return true
+			case a == "-b" || a == "-B" || a == "-c" || a == "-C" || a == "--create" || a == "--force-create" || a == "--orphan":
+				newBranch = true
+			case !strings.HasPrefix(a, "-"):
+				ops++
+			}
+		}
+		return !newBranch || ops != 1
+	}
+	return true
 }
 
 // pushTarget says why the repository of a git push command makes the line

@@ -1,0 +1,375 @@
+package permission
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+)
+
+// Limits of the look at a repository's history that protectedGitMayBring
+// takes: a history larger, or slower to read, makes the line ask.
+const (
+	maxBringCommits = 20000
+	maxBringTime    = 2 * time.Second
+)
+
+// protectedGitMayBring returns a protected path of the worktree (the
+// workdir outside .git) that does not exist now but that git sub, a
+// command that writes the worktree from commits, the index or a stash
+// (git checkout B -- .lite-agent/hooks.json, git merge B, git stash pop),
+// could create: one that the index, a commit of the repository's history
+// (every ref, every reflog entry, the revisions the line names) or the
+// line's network source may hold. ops are the command's operands, which
+// may name revisions. It returns "" when none can be brought, and a path
+// whenever the history cannot be read in full: an opaque history asks.
+func (g *Gate) protectedGitMayBring(sub string, ops []string, network bool) string {
+	absent := g.absentProtectedInWorktree()
+	if len(absent) == 0 {
+		return ""
+	}
+	switch sub {
+	case "pull", "am", "apply":
+		// Commits or patches from outside the repository's history.
+		return absent[0]
+	}
+	if network {
+		// A fetch on the line brings commits the history does not hold yet.
+		return absent[0]
+	}
+	rels := make([]string, len(absent))
+	for i, p := range absent {
+		rel, err := filepath.Rel(g.workdir, p)
+		if err != nil {
+			return p
+		}
+		rels[i] = filepath.ToSlash(rel)
+	}
+	i, err := historyHolds(g.workdir, rels, ops)
+	if err != nil {
+		return absent[0]
+	}
+	if i >= 0 {
+		return absent[i]
+	}
+	return ""
+}
+
+// absentProtectedInWorktree returns the protected paths inside the
+// worktree (the workdir outside .git) that do not exist.
+func (g *Gate) absentProtectedInWorktree() []string {
+	gitDir := filepath.Join(g.workdir, ".git")
+	var out []string
+	for _, p := range g.protected {
+		if !pathmatch.Within(p, g.workdir) || pathmatch.Within(p, gitDir) || p == g.workdir {
+			continue
+		}
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// errHistory says that a repository's history could not be read in full
+// within the limits.
+var errHistory = errors.New("the repository's history cannot be read in full")
+
+// historyHolds returns the index in rels (slash-separated paths relative
+// to the worktree of the repository at workdir) of a path that the index
+// or a commit of the history holds, or -1 for none. The history is every
+// commit reachable from a ref, a reflog entry or a special head
+// (FETCH_HEAD, ORIG_HEAD …): a revision the line names from one of those
+// (B, B~2, HEAD^2, -) is among them. ops are the line's operands: one
+// that names a tree (B:sub, whose files git checkout B:sub -- . writes at
+// the top), a reflog selector or a search, or an object name that is not
+// one of the history's, is an error, as is a history too large to read.
+func historyHolds(workdir string, rels, ops []string) (int, error) {
+	st := filesystem.NewStorage(osfs.New(filepath.Join(workdir, ".git")), cache.NewObjectLRUDefault())
+	defer st.Close()
+	if idx, err := st.Index(); err == nil {
+		for _, e := range idx.Entries {
+			name := pathmatch.FoldName(e.Name)
+			for i, rel := range rels {
+				if rel = pathmatch.FoldName(rel); name == rel || strings.HasPrefix(name, rel+"/") {
+					return i, nil
+				}
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("%w: the index: %w", errHistory, err)
+	}
+	var hexOps []string
+	for _, op := range ops {
+		if strings.ContainsAny(op, ":") || strings.Contains(op, "@{") {
+			return 0, fmt.Errorf("%w: the revision %q", errHistory, op)
+		}
+		if looksLikeHash(op) {
+			hexOps = append(hexOps, strings.ToLower(op))
+		}
+	}
+	roots, err := historyRoots(st, filepath.Join(workdir, ".git"))
+	if err != nil {
+		return 0, err
+	}
+	shallow := map[plumbing.Hash]bool{}
+	if hs, err := st.Shallow(); err == nil {
+		for _, h := range hs {
+			shallow[h] = true
+		}
+	}
+	w := historyWalk{st: st, rels: rels, seen: map[plumbing.Hash]bool{}, trees: map[plumbing.Hash]bool{},
+		shallow: shallow, deadline: time.Now().Add(maxBringTime)}
+	for _, h := range roots {
+		if i, err := w.from(h); err != nil || i >= 0 {
+			return i, err
+		}
+	}
+	// An object name the line gives must be one the walk saw: a commit
+	// that no ref or reflog reaches (one made with git commit-tree) may
+	// hold anything.
+	for _, op := range hexOps {
+		known := false
+		for h := range w.seen {
+			if strings.HasPrefix(h.String(), op) {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return 0, fmt.Errorf("%w: the object %q is not in it", errHistory, op)
+		}
+	}
+	return -1, nil
+}
+
+// historyRoots returns the objects a walk of the history starts from:
+// every ref's target, every reflog entry's, and those of the special
+// heads git keeps (FETCH_HEAD, ORIG_HEAD, MERGE_HEAD …).
+func historyRoots(st *filesystem.Storage, gitDir string) ([]plumbing.Hash, error) {
+	var roots []plumbing.Hash
+	refs, err := st.IterReferences()
+	if err != nil {
+		return nil, fmt.Errorf("%w: refs: %w", errHistory, err)
+	}
+	err = refs.ForEach(func(r *plumbing.Reference) error {
+		if r.Type() == plumbing.HashReference {
+			roots = append(roots, r.Hash())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: refs: %w", errHistory, err)
+	}
+	for _, f := range []string{"HEAD", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD", "AUTO_MERGE"} {
+		roots = append(roots, hashesIn(filepath.Join(gitDir, f))...)
+	}
+	err = filepath.WalkDir(filepath.Join(gitDir, "logs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.Type().IsRegular() {
+			roots = append(roots, hashesIn(p)...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: reflogs: %w", errHistory, err)
+	}
+	return roots, nil
+}
+
+// hashesIn returns the object names at the starts of the lines of file f
+// and, for a reflog, after the first (old new …), ignoring the rest.
+func hashesIn(f string) []plumbing.Hash {
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return nil
+	}
+	var out []plumbing.Hash
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		for _, w := range fields[:min(2, len(fields))] {
+			if h, ok := hexHash(w); ok && !h.IsZero() {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// looksLikeHash reports whether s may be an abbreviated object name.
+func looksLikeHash(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// historyWalk walks commits, from roots, for trees that hold one of rels.
+type historyWalk struct {
+	st       *filesystem.Storage
+	rels     []string
+	seen     map[plumbing.Hash]bool // commits and tags visited
+	trees    map[plumbing.Hash]bool // root trees checked
+	shallow  map[plumbing.Hash]bool // commits whose parents a shallow clone lacks
+	deadline time.Time
+	commits  int
+}
+
+// from walks the history from the object h (a commit, a tag, or a tree)
+// and returns the index of a path of rels a tree on the way holds, or -1.
+func (w *historyWalk) from(h plumbing.Hash) (int, error) {
+	stack := []plumbing.Hash{h}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if w.seen[h] {
+			continue
+		}
+		w.seen[h] = true
+		w.commits++
+		if w.commits > maxBringCommits || time.Now().After(w.deadline) {
+			return 0, fmt.Errorf("%w: more than %d commits or %v", errHistory, maxBringCommits, maxBringTime)
+		}
+		typ, body, err := w.object(h)
+		if err != nil {
+			return 0, err
+		}
+		switch typ {
+		case plumbing.CommitObject, plumbing.TagObject:
+			// The headers: tree and parent of a commit, object of a tag.
+			for line := range strings.Lines(string(body)) {
+				line = strings.TrimSuffix(line, "\n")
+				if line == "" {
+					break // the message follows
+				}
+				key, val, _ := strings.Cut(line, " ")
+				x, ok := hexHash(val)
+				switch {
+				case key == "tree" && ok:
+					if i, err := w.tree(x); err != nil || i >= 0 {
+						return i, err
+					}
+				case key == "parent" && ok && !w.shallow[h], key == "object" && ok:
+					stack = append(stack, x)
+				}
+			}
+		case plumbing.TreeObject:
+			if i, err := w.tree(h); err != nil || i >= 0 {
+				return i, err
+			}
+		}
+	}
+	return -1, nil
+}
+
+// object reads the object h, whole.
+func (w *historyWalk) object(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	obj, err := w.st.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%w: object %s: %w", errHistory, h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return 0, nil, fmt.Errorf("%w: object %s: %w", errHistory, h, err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, maxGitObject+1))
+	if err != nil || len(b) > maxGitObject {
+		return 0, nil, fmt.Errorf("%w: object %s: too large or unreadable (%v)", errHistory, h, err)
+	}
+	return obj.Type(), b, nil
+}
+
+// maxGitObject bounds the size of a commit, tag or tree the walk reads.
+const maxGitObject = 16 << 20
+
+// tree returns the index of a path of rels that the root tree h holds, or
+// -1. A path holds when every component is found (in any case, as a file
+// system that folds names would find it), or when a component before the
+// last is not a directory: a link or a submodule there is as much a write
+// of the protected path.
+func (w *historyWalk) tree(h plumbing.Hash) (int, error) {
+	if w.trees[h] {
+		return -1, nil
+	}
+	w.trees[h] = true
+	for i, rel := range w.rels {
+		cur := h
+		parts := strings.Split(rel, "/")
+		for k, part := range parts {
+			typ, body, err := w.object(cur)
+			if err != nil {
+				return 0, err
+			}
+			if typ != plumbing.TreeObject {
+				return 0, fmt.Errorf("%w: %s is not a tree", errHistory, cur)
+			}
+			dir, x, found, err := treeEntry(body, part)
+			if err != nil {
+				return 0, fmt.Errorf("%w: tree %s: %w", errHistory, cur, err)
+			}
+			if !found {
+				break
+			}
+			if k == len(parts)-1 || !dir {
+				return i, nil
+			}
+			cur = x
+		}
+	}
+	return -1, nil
+}
+
+// treeEntry finds name in the tree object body (entries of "<mode>
+// <name>\x00<20-byte object name>"), comparing names as a file system
+// that folds case would, and tells whether it is a directory.
+func treeEntry(body []byte, name string) (dir bool, h plumbing.Hash, found bool, err error) {
+	want := pathmatch.FoldName(name)
+	for len(body) > 0 {
+		sp := bytes.IndexByte(body, ' ')
+		nul := bytes.IndexByte(body, 0)
+		if sp < 0 || nul < sp || len(body) < nul+1+20 {
+			return false, h, false, errors.New("malformed tree")
+		}
+		mode, n := string(body[:sp]), string(body[sp+1:nul])
+		copy(h[:], body[nul+1:nul+21])
+		body = body[nul+21:]
+		if pathmatch.FoldName(n) == want {
+			return mode == "40000" || mode == "040000", h, true, nil
+		}
+	}
+	return false, h, false, nil
+}
+
+// hexHash parses a full object name in hex.
+func hexHash(s string) (plumbing.Hash, bool) {
+	if !plumbing.IsHash(s) {
+		return plumbing.ZeroHash, false
+	}
+	return plumbing.NewHash(s), true
+}

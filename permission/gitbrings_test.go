@@ -1,0 +1,153 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// gitIdentity lets git commit in a test's repository.
+var gitIdentity = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+
+// gitIn runs git args in dir and returns its trimmed output.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	c := exec.Command("git", args...)
+	c.Dir = dir
+	c.Env = append(os.Environ(), gitIdentity...)
+	c.Env = append(c.Env, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// gitBringsRepo makes in wd a repository whose main branch has no
+// .lite-agent (the project's protected configuration directory) but
+// evil/.lite-agent/hooks.json, whose branch B adds .lite-agent/hooks.json,
+// and which holds a commit no ref or reflog reaches that adds it too; it
+// returns that commit's name. With clean, nothing of the history holds a
+// .lite-agent at all, and B adds a plain file.
+func gitBringsRepo(t *testing.T, wd string, clean bool) string {
+	t.Helper()
+	write := func(rel, content string) {
+		p := filepath.Join(wd, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, wd, "init", "-q", "-b", "main")
+	write("README", "hello\n")
+	if !clean {
+		write("evil/.lite-agent/hooks.json", `{"hooks":{}}`)
+	}
+	gitIn(t, wd, "add", "-A")
+	gitIn(t, wd, "commit", "-q", "-m", "main")
+	gitIn(t, wd, "checkout", "-q", "-b", "B")
+	if clean {
+		write("b.txt", "b\n")
+	} else {
+		write(".lite-agent/hooks.json", `{"hooks":{}}`)
+	}
+	gitIn(t, wd, "add", "-A")
+	gitIn(t, wd, "commit", "-q", "-m", "B")
+	gitIn(t, wd, "checkout", "-q", "main")
+	// The hidden commit: on a branch that is then deleted, its reflogs
+	// expired.
+	gitIn(t, wd, "checkout", "-q", "-b", "gone")
+	write(".lite-agent/permissions.json", `{"rules":[]}`)
+	write("gone.txt", "x\n")
+	if clean {
+		if err := os.RemoveAll(filepath.Join(wd, ".lite-agent")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, wd, "add", "-A")
+	gitIn(t, wd, "commit", "-q", "-m", "gone")
+	hidden := gitIn(t, wd, "rev-parse", "HEAD")
+	gitIn(t, wd, "checkout", "-q", "main")
+	gitIn(t, wd, "branch", "-q", "-D", "gone")
+	gitIn(t, wd, "reflog", "expire", "--expire=now", "--all")
+	return hidden
+}
+
+// TestGitMayBringAProtectedPath checks that a git command that writes the
+// worktree from commits asks when the project's protected configuration
+// directory, absent from the worktree, is in the history it may write
+// from, and that each line really creates it when run; git checkout B
+// -- .lite-agent/hooks.json was allowed, the protected path being judged
+// by its existence alone (round rt132files). Where nothing in the history
+// holds one, the same lines stay allowed.
+func TestGitMayBringAProtectedPath(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	asks := []string{
+		"git checkout -q B -- .lite-agent/hooks.json",
+		"git checkout B -- .lite-agent",
+		"git checkout -q B",
+		"git switch -q B",
+		"git restore --source B .lite-agent",
+		"git restore --source=B -- .",
+		"git reset -q --hard B",
+		"git merge -q B",
+		"git cherry-pick B",
+		"git checkout B~0 -- .",
+		"git checkout -q main:evil -- .",
+		"git checkout -q HIDDEN -- .",
+		"git checkout -q SHORT -- .",
+		"git fetch -q . B && git merge -q FETCH_HEAD",
+	}
+	ordinary := []string{
+		"git checkout -q B", "git switch -q B", "git merge -q B", "git checkout -q -b feature",
+		"git reset -q --hard B", "git checkout B -- .", "git restore --source B .",
+	}
+	decide := func(t *testing.T, home, wd, line string) permission.Verdict {
+		t.Helper()
+		g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+			Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+		in, err := json.Marshal(map[string]string{"command": line})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := g.Decide(t.Context(), permission.Call{Name: "bash", Input: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, line := range asks {
+		t.Run(line, func(t *testing.T) {
+			home, wd := t.TempDir(), t.TempDir()
+			hidden := gitBringsRepo(t, wd, false)
+			line := strings.ReplaceAll(strings.ReplaceAll(line, "HIDDEN", hidden), "SHORT", hidden[:10])
+			if v := decide(t, home, wd, line); v.Decision == permission.Allow {
+				t.Errorf("%q: allowed (%s), want an ask", line, v.Reason)
+			}
+			out := runIn(t, home, wd, line, gitIdentity...)
+			if _, err := os.Lstat(filepath.Join(wd, ".lite-agent")); err != nil {
+				t.Errorf("%q did not create .lite-agent when run (%v):\n%s", line, err, out)
+			}
+		})
+	}
+	t.Run("nothing to bring", func(t *testing.T) {
+		home, wd := t.TempDir(), t.TempDir()
+		gitBringsRepo(t, wd, true)
+		for _, line := range ordinary {
+			if v := decide(t, home, wd, line); v.Decision != permission.Allow {
+				t.Errorf("%q: %v (%s), want it allowed", line, v.Decision, v.Reason)
+			}
+		}
+	})
+}
