@@ -358,6 +358,9 @@ type Gate struct {
 	// bashTurn holds one token, which a bash call of a wrapped tool takes
 	// from before it is decided until it returns; a child gate shares it.
 	bashTurn chan struct{}
+	// history remembers the repository history git lines were judged
+	// against (see protectedGitMayBring); copies of the gate share it.
+	history *historyCache
 }
 
 // NewGate returns a gate.
@@ -371,7 +374,7 @@ func NewGate(opts GateOptions) *Gate {
 	if opts.Redact == nil {
 		opts.Redact = Redact
 	}
-	g := &Gate{opts: opts, workdir: opts.Workdir, home: opts.HomeDir, bashTurn: make(chan struct{}, 1)}
+	g := &Gate{opts: opts, workdir: opts.Workdir, home: opts.HomeDir, bashTurn: make(chan struct{}, 1), history: &historyCache{}}
 	if g.workdir == "" {
 		g.workdir, _ = os.Getwd()
 	}

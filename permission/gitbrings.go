@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -58,7 +59,7 @@ func (g *Gate) protectedGitMayBring(sub string, ops []string, network bool) stri
 		}
 		rels[i] = filepath.ToSlash(rel)
 	}
-	i, err := historyHolds(g.workdir, rels, ops)
+	i, err := g.history.holds(g.workdir, rels, ops)
 	if err != nil {
 		return absent[0]
 	}
@@ -84,21 +85,55 @@ func (g *Gate) absentProtectedInWorktree() []string {
 	return out
 }
 
+// A historyCache remembers, by repository and the paths looked for, the
+// commits (and tags and trees) whose history a walk read in full and
+// found without them: objects do not change, so a later walk stops
+// there and reads only what is new. A Gate and its copies share one.
+type historyCache struct {
+	mu    sync.Mutex
+	clean map[string]map[plumbing.Hash]bool
+}
+
+// holds is historyHolds with the walks of earlier calls remembered.
+func (c *historyCache) holds(workdir string, rels, ops []string) (int, error) {
+	if c == nil {
+		return historyHolds(workdir, rels, ops, map[plumbing.Hash]bool{})
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := filepath.Join(workdir, ".git") + "\x00" + strings.Join(rels, "\x00")
+	clean := c.clean[key]
+	if clean == nil {
+		clean = map[plumbing.Hash]bool{}
+	}
+	i, err := historyHolds(workdir, rels, ops, clean)
+	if err == nil && i < 0 {
+		if c.clean == nil {
+			c.clean = map[string]map[plumbing.Hash]bool{}
+		}
+		c.clean[key] = clean
+	}
+	return i, err
+}
+
 // errHistory says that a repository's history could not be read in full
 // within the limits.
 var errHistory = errors.New("the repository's history cannot be read in full")
 
 // historyHolds returns the index in rels (slash-separated paths relative
 // to the worktree of the repository at workdir) of a path that the index
-// or a commit of the history holds, or -1 for none. The history is every
+// or a commit of the history holds, or -1 for none. clean holds the
+// objects an earlier walk found clean, whose history is not read again;
+// when the answer is -1, the objects of this walk are added to it. The history is every
 // commit reachable from a ref, a reflog entry or a special head
 // (FETCH_HEAD, ORIG_HEAD …): a revision the line names from one of those
 // (B, B~2, HEAD^2, -) is among them. ops are the line's operands: one
 // that names a tree (B:sub, whose files git checkout B:sub -- . writes at
 // the top), a reflog selector or a search, or an object name that is not
 // one of the history's, is an error, as is a history too large to read.
-func historyHolds(workdir string, rels, ops []string) (int, error) {
-	st := filesystem.NewStorage(osfs.New(filepath.Join(workdir, ".git")), cache.NewObjectLRUDefault())
+func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bool) (int, error) {
+	st := filesystem.NewStorageWithOptions(osfs.New(filepath.Join(workdir, ".git")), cache.NewObjectLRUDefault(),
+		filesystem.Options{KeepDescriptors: true, ExclusiveAccess: true})
 	defer st.Close()
 	if idx, err := st.Index(); err == nil {
 		for _, e := range idx.Entries {
@@ -131,7 +166,7 @@ func historyHolds(workdir string, rels, ops []string) (int, error) {
 			shallow[h] = true
 		}
 	}
-	w := historyWalk{st: st, rels: rels, seen: map[plumbing.Hash]bool{}, trees: map[plumbing.Hash]bool{},
+	w := historyWalk{st: st, rels: rels, clean: clean, seen: map[plumbing.Hash]bool{}, trees: map[plumbing.Hash]bool{},
 		shallow: shallow, deadline: time.Now().Add(maxBringTime)}
 	for _, h := range roots {
 		if i, err := w.from(h); err != nil || i >= 0 {
@@ -143,15 +178,20 @@ func historyHolds(workdir string, rels, ops []string) (int, error) {
 	// hold anything.
 	for _, op := range hexOps {
 		known := false
-		for h := range w.seen {
-			if strings.HasPrefix(h.String(), op) {
-				known = true
-				break
+		for _, set := range []map[plumbing.Hash]bool{w.seen, clean} {
+			for h := range set {
+				if strings.HasPrefix(h.String(), op) {
+					known = true
+					break
+				}
 			}
 		}
 		if !known {
 			return 0, fmt.Errorf("%w: the object %q is not in it", errHistory, op)
 		}
+	}
+	for h := range w.seen {
+		clean[h] = true
 	}
 	return -1, nil
 }
@@ -233,6 +273,7 @@ func looksLikeHash(s string) bool {
 type historyWalk struct {
 	st       *filesystem.Storage
 	rels     []string
+	clean    map[plumbing.Hash]bool // objects an earlier walk read the history of in full
 	seen     map[plumbing.Hash]bool // commits and tags visited
 	trees    map[plumbing.Hash]bool // root trees checked
 	shallow  map[plumbing.Hash]bool // commits whose parents a shallow clone lacks
@@ -247,7 +288,7 @@ func (w *historyWalk) from(h plumbing.Hash) (int, error) {
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if w.seen[h] {
+		if w.seen[h] || w.clean[h] {
 			continue
 		}
 		w.seen[h] = true
@@ -359,7 +400,7 @@ func treeEntry(body []byte, name string) (dir bool, h plumbing.Hash, found bool,
 		mode, n := string(body[:sp]), string(body[sp+1:nul])
 		copy(h[:], body[nul+1:nul+21])
 		body = body[nul+21:]
-		if pathmatch.FoldName(n) == want {
+		if foldEqual(n, name, want) {
 			return mode == "40000" || mode == "040000", h, true, nil
 		}
 	}
@@ -372,4 +413,23 @@ func hexHash(s string) (plumbing.Hash, bool) {
 		return plumbing.ZeroHash, false
 	}
 	return plumbing.NewHash(s), true
+}
+
+// foldEqual reports whether the tree entry's name n is name (whose
+// folded form is want) as a file system that folds case compares them:
+// strings.EqualFold for ASCII names, FoldName otherwise.
+func foldEqual(n, name, want string) bool {
+	if isASCII(n) && isASCII(name) {
+		return strings.EqualFold(n, name)
+	}
+	return pathmatch.FoldName(n) == want
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -113,10 +113,12 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 		"git checkout -q B", "git switch -q B", "git merge -q B", "git checkout -q -b feature",
 		"git reset -q --hard B", "git checkout B -- .", "git restore --source B .",
 	}
-	decide := func(t *testing.T, home, wd, line string) permission.Verdict {
-		t.Helper()
-		g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+	gate := func(home, wd string) *permission.Gate {
+		return permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
 			Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	}
+	decideBy := func(t *testing.T, g *permission.Gate, line string) permission.Verdict {
+		t.Helper()
 		in, err := json.Marshal(map[string]string{"command": line})
 		if err != nil {
 			t.Fatal(err)
@@ -126,6 +128,10 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		return v
+	}
+	decide := func(t *testing.T, home, wd, line string) permission.Verdict {
+		t.Helper()
+		return decideBy(t, gate(home, wd), line)
 	}
 	for _, line := range asks {
 		t.Run(line, func(t *testing.T) {
@@ -141,12 +147,34 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 			}
 		})
 	}
-	t.Run("nothing to bring", func(t *testing.T) {
+	// One gate judges the lines of a repository whose history holds no
+	// .lite-agent, then the same lines once a new branch C has one: the
+	// history the gate remembers as clean must not hide C.
+	t.Run("nothing to bring, then a new branch", func(t *testing.T) {
 		home, wd := t.TempDir(), t.TempDir()
 		gitBringsRepo(t, wd, true)
+		g := gate(home, wd)
 		for _, line := range ordinary {
-			if v := decide(t, home, wd, line); v.Decision != permission.Allow {
+			if v := decideBy(t, g, line); v.Decision != permission.Allow {
 				t.Errorf("%q: %v (%s), want it allowed", line, v.Decision, v.Reason)
+			}
+		}
+		gitIn(t, wd, "checkout", "-q", "-b", "C")
+		if err := os.MkdirAll(filepath.Join(wd, ".lite-agent"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(wd, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, wd, "add", "-A")
+		gitIn(t, wd, "commit", "-q", "-m", "C")
+		gitIn(t, wd, "checkout", "-q", "main")
+		if _, err := os.Lstat(filepath.Join(wd, ".lite-agent")); err == nil {
+			t.Fatal("main kept .lite-agent")
+		}
+		for _, line := range []string{"git checkout -q C", "git merge -q C", "git checkout C -- ."} {
+			if v := decideBy(t, g, line); v.Decision == permission.Allow {
+				t.Errorf("%q after branch C: allowed (%s), want an ask", line, v.Reason)
 			}
 		}
 	})
