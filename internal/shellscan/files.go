@@ -1673,7 +1673,10 @@ var noFiles = lazy[map[string]bool]{build: func() map[string]bool {
 		"which", "exit", "return", "shift", "break", "continue", "times", "umask", "dirs", "help",
 		"tr", "cut", "join", "expand", "unexpand", "numfmt", "factor", "logname", "groups", "kill",
 		"wait", "date", "fg", "bg", "disown", "caller", "getconf", "locale", "clear", "tput",
-		"hostname", "uptime", "free", "ps", "pgrep", "df"} {
+		"hostname", "uptime", "free", "ps", "pgrep", "df",
+		// envsubst filters its standard input; its operand names
+		// variables (see envPrinter).
+		"envsubst"} {
 		m[n] = true
 	}
 	return m
