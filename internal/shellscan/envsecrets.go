@@ -165,6 +165,7 @@ func (an *analyzer) envPrinter(name string, args []word) {
 				prints = true
 			}
 		}
+		an.jqCodeFiles(name, args)
 	case "systemctl":
 		for _, a := range args {
 			prints = prints || a.text == "show-environment" || a.dynamic
@@ -323,6 +324,54 @@ func jqReadsEnv(f string) bool {
 		return true
 	}
 	return false
+}
+
+// jqCodeFiles records the files whose jq code jq (gojq, jaq, yq) args
+// run: with -f (--from-file) the program is a file, one of its operands;
+// include and import in a program load modules (NAME.jq) from the
+// directories of -L and jq's own. Written by the line, such a file runs
+// code of the line's that the gate did not see (printf 'env\n' > x.jq;
+// jq -n -f x.jq printed the environment, round redteam132).
+func (an *analyzer) jqCodeFiles(name string, args []word) {
+	fromFile, modules := false, false
+	for _, a := range args {
+		t := a.text
+		switch {
+		case a.dynamic:
+		case strings.HasPrefix(t, "--"):
+			if opt, v, ok := strings.Cut(t, "="); ok && strings.HasPrefix("--from-file", opt) && len(opt) > 3 {
+				an.usesCode(name, v)
+			}
+			fromFile = fromFile || strings.HasPrefix("--from-file", t) && len(t) > 3
+		case strings.HasPrefix(t, "-"):
+			// A cluster of one-letter options; -L takes the rest.
+			k := strings.IndexByte(t, 'L')
+			if k < 0 {
+				k = len(t)
+			}
+			fromFile = fromFile || strings.IndexByte(t[:k], 'f') > 0
+		default:
+			modules = modules || jqLoadsModule(t)
+		}
+	}
+	if fromFile {
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") && !a.dynamic {
+				an.usesCode(name, a.text)
+			}
+		}
+	}
+	if modules {
+		an.usesCode(name, "/", "*.jq")
+	}
+}
+
+// jqModuleWord matches include or import as a word of a jq program.
+var jqModuleWord = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(include|import)\b`)
+
+// jqLoadsModule reports whether the jq program f may load a module.
+func jqLoadsModule(f string) bool {
+	return jqModuleWord.MatchString(f)
 }
 
 // jqDollarEnv matches $ENV spelled with blanks or a comment between the $
