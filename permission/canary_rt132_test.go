@@ -27,6 +27,8 @@ import (
 //   - jq's env in an interpolation of a string ("\(env.X)"), which the
 //     gate passed over as text of the string, and $ ENV, which jq 1.6
 //     reads as $ENV;
+//   - jq's program from a file the line wrote (jq -f x.jq) or a module
+//     it wrote (include "m" loads m.jq), code the gate did not see;
 //   - envsubst, which prints its input with the variables it names
 //     replaced by their values.
 var canaryRT132Env = []struct{ tool, line string }{
@@ -36,6 +38,8 @@ var canaryRT132Env = []struct{ tool, line string }{
 	{"cmake", `cmake -E environment`},
 	{"jq", `jq -rn '"\(env.GITHUB_TOKEN)"'`}, {"jq", `jq -n '"\(env)"'`}, {"jq", `jq -n '@text "\(env)"'`},
 	{"jq", `jq -rn '"x\("a" | env.NPM_TOKEN)"'`}, {"jq", `jq -rn '$ ENV.GITHUB_TOKEN'`},
+	{"jq", `printf 'env\n' > x.jq; jq -n -f x.jq`}, {"jq", `printf 'env.GITHUB_TOKEN\n' > x.jq && jq -nrf x.jq`},
+	{"jq", `printf 'def f: env;\n' > m.jq; jq -n -L . 'include "m"; f'`},
 	{"envsubst", `envsubst < deploy.tpl`}, {"envsubst", `envsubst '$NPM_TOKEN' < deploy.tpl`}, {"envsubst", `cat deploy.tpl | envsubst`},
 }
 
@@ -46,6 +50,7 @@ var rt132EnvOrdinary = []struct{ tool, line string }{
 	{"ps", `ps aux`}, {"ps", `ps -ef`}, {"ps", `ps -eo pid,user,args`}, {"ps", `ps axo pid,comm`}, {"ps", `ps aux --sort=-%mem`},
 	{"make", `make -n`}, {"make", `make --print-directory -n`}, {"make", `make -C sub -n`},
 	{"jq", `jq -rn '"\(1 + 1) env"'`}, {"jq", `jq -rn '"env \("x")"'`}, {"jq", `jq -n '{env: 1} | .env'`},
+	{"jq", `jq -n -L lib '.a'`}, {"jq", `jq -n '"a" | ascii_upcase' > out.json && jq -r . out.json`},
 	{"envsubst", `envsubst -v 'token: $NPM_TOKEN'`}, {"envsubst", `envsubst '$USER' < deploy.tpl`},
 }
 
