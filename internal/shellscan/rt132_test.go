@@ -1,0 +1,26 @@
+package shellscan
+
+import "testing"
+
+// A git command that writes the worktree's files from commits may check
+// out a symbolic link to ~/.ssh or a key, which a read later on the line
+// follows; the gate's look at the project before the line runs finds no
+// such link (round redteam132: git checkout -q feat; cat lnk/.ssh/id_ed25519
+// printed the key). The code the commits bring (node app.js, go test) and
+// reads before git, outside the project or after a git command that
+// leaves the worktree stay clean.
+func TestRT132ReadsAfterGitTree(t *testing.T) {
+	opaque := []string{
+		`git checkout -q feat; cat lnk/.ssh/id_ed25519`, `git pull && cat config/app.yml`, `git merge x && head k`,
+		`git reset --hard x; grep -r KEY lnk/`, `git stash pop && cat $(git ls-files)`, `git switch x && cat lnk/*`,
+		`git restore --source=x k && cat k`, `git checkout x -- lnk && wc -l lnk/id_ed25519`,
+		`git cherry-pick x && less k`, `git clone -q https://example.com/r && cat r/README`,
+		`for b in a c; do cat k; git checkout -q x; done`,
+	}
+	clean := []string{
+		`git checkout -b x && cat README`, `git switch -c x && head README`, `git status && cat README`,
+		`cat README && git pull`, `git pull && git log -1`, `git pull && node app.js`, `git pull && go test ./...`,
+		`git checkout x && cat /etc/hostname`, `git stash list && cat README`, `git pull > /dev/null`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}
