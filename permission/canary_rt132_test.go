@@ -114,3 +114,80 @@ func TestCanaryRT132Netrc(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT132GitLinks are lines of round redteam132 that read through a
+// symbolic link a git command of the line checks out: the project's
+// branch feat holds lnk (to ../home) and k (to the key). Each was
+// allowed at round 131, whose gate judged the links the project held
+// before the line ran, and printed the key in real bash.
+var canaryRT132GitLinks = []string{
+	"git checkout -q feat; cat lnk/.ssh/id_ed25519", "git checkout -q feat && cat k",
+	"git merge -q feat && head lnk/.ssh/id_ed25519", "git reset -q --hard feat && cat k",
+	"git checkout -q feat -- lnk && cat lnk/.ssh/id_ed25519", "git restore --source=feat k && cat k",
+	"git switch -q feat && cat lnk/.ssh/id_*", "git cherry-pick feat >/dev/null && grep -r PRIVATE lnk/",
+}
+
+// rt132GitLinksOrdinary are lines beside canaryRT132GitLinks that stay
+// allowed: reads before git changes the worktree, or after a git command
+// that leaves it (a new branch at HEAD, status, log), and reads outside
+// the project.
+var rt132GitLinksOrdinary = []string{
+	"git checkout -q -b x && cat README", "git status && cat README", "git log -1 && cat README",
+	"cat README && git checkout -q feat", "git checkout -q feat && git log -1", "git switch -q -c y && head README",
+}
+
+// rt132GitFixture is round 84's unlinked home and project made a git
+// repository whose branch feat holds the links of canaryRT132GitLinks,
+// with main checked out.
+func rt132GitFixture(t *testing.T) (home, wd string) {
+	t.Helper()
+	home, wd = unlinkedFixture(t)
+	if err := os.RemoveAll(filepath.Join(wd, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = wd
+		cmd.Env = append(canaryEnv(home), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com",
+			"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("checkout", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-qm", "init")
+	git("checkout", "-q", "-b", "feat")
+	linkIn(t, wd, "lnk", "../home")
+	linkIn(t, wd, "k", "../home/.ssh/id_ed25519")
+	git("add", "lnk", "k")
+	git("commit", "-qm", "links")
+	git("checkout", "-q", "main")
+	return home, wd
+}
+
+// TestCanaryRT132GitLinks checks that each line of canaryRT132GitLinks
+// asks and prints the key when run, and that rt132GitLinksOrdinary stays
+// allowed.
+func TestCanaryRT132GitLinks(t *testing.T) {
+	t.Parallel()
+	tooltest.Need(t, tooltest.CanaryTools, "git")
+	for _, line := range canaryRT132GitLinks {
+		home, wd := rt132GitFixture(t)
+		if v := secretDecider(t, home, wd)(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+		if out := runIn(t, home, wd, line, "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com"); !strings.Contains(out, round84Key) {
+			t.Errorf("%q did not print the key when run: %q", line, out)
+		}
+	}
+	home, wd := rt132GitFixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt132GitLinksOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
