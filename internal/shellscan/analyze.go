@@ -227,17 +227,18 @@ type analyzer struct {
 	linkAt       []access
 	linkAnywhere bool
 	links        int
-	// gitTreeAt, once a git command that writes the worktree's files
-	// from commits, a stash or a patch ran (checkout of another commit,
-	// pull, merge, clone …), is one more than the number of accesses
-	// recorded before it ended: each of those files may be a symbolic
-	// link the commit holds, which no look at the file system before
-	// the line runs finds (see gitTreeReads). It is 0 before such a
-	// command.
-	gitTreeAt int
+	// checkoutAt, once a command that writes a working copy's files
+	// from commits, a stash or a patch ran (git checkout of another
+	// commit, pull, merge, clone …; hg update, svn up, gh pr checkout,
+	// composer's path repositories: a linkAnywhere of linkMaker), is one
+	// more than the number of accesses recorded before it ended: each of
+	// those files may be a symbolic link the commit holds, which no look
+	// at the file system before the line runs finds (see checkoutReads).
+	// It is 0 before such a command.
+	checkoutAt int
 	// dynamicReadsAt are the numbers of accesses recorded when a command string
 	// of the line read a word only known when it runs or a pattern (see
-	// gitTreeReads).
+	// checkoutReads).
 	dynamicReadsAt []int
 	// linkZones are where the commands of linkMaker that make links in
 	// known places may have made them, zoneOwn the ranges of accesses
@@ -363,7 +364,8 @@ func analyzeBashEnv(line, home, workdir string, read RecipeReader, env []string,
 		}
 	}
 	an.unknownAfterLink()
-	an.gitTreeReads()
+	an.checkoutReads()
+	an.readsThroughNodeModules()
 	an.writesThroughZones()
 	an.runsWritten()
 	an.markRewrittenExecutables()
@@ -1484,24 +1486,24 @@ func (an *analyzer) mayLinkAt(from int) {
 	}
 }
 
-// gitTreeReads makes the line opaque when it reads a path of the workdir
-// after a git command that wrote the worktree's files from commits (see
-// gitTreeAt): a commit may hold a symbolic link to ~/.ssh or a key there,
+// checkoutReads makes the line opaque when it reads a path of the workdir
+// after a command that wrote a working copy's files from commits (see
+// checkoutAt): a commit may hold a symbolic link to ~/.ssh or a key there,
 // which the read then follows (git checkout -q feat; cat lnk/.ssh/id_ed25519
 // printed the key and was allowed, round redteam132): the caller checks
 // the links the workdir holds before the line runs, which git has not
 // made yet. A path outside the workdir leads through no link of it.
-func (an *analyzer) gitTreeReads() {
-	if an.gitTreeAt == 0 {
+func (an *analyzer) checkoutReads() {
+	if an.checkoutAt == 0 {
 		return
 	}
-	from := an.gitTreeAt - 1
+	from := an.checkoutAt - 1
 	if an.unordered {
 		from = 0
 	}
 	for _, at := range an.dynamicReadsAt {
 		if at >= from {
-			an.opaque("the line reads files only known when it runs after git may have checked out symbolic links")
+			an.opaque("the line reads files only known when it runs after a checkout that may have made symbolic links")
 			return
 		}
 	}
@@ -1516,7 +1518,7 @@ func (an *analyzer) gitTreeReads() {
 		for _, c := range an.a.cwds {
 			p := an.resolve(c, acc.path)
 			if !path.IsAbs(p) || an.workdir == "" || within(p, an.workdir) {
-				an.opaque("the command reads " + clipName(acc.path) + " after git may have checked out a symbolic link there")
+				an.opaque("the command reads " + clipName(acc.path) + " after a checkout that may have made a symbolic link there")
 				return
 			}
 		}

@@ -139,8 +139,8 @@ func (an *analyzer) git(args []word) {
 		defer an.mayLink()
 		if sub == "clone" || sub == "worktree" || !gitKeepsWorktree(sub, args[i+1:]) {
 			defer func() {
-				if an.gitTreeAt == 0 {
-					an.gitTreeAt = len(an.a.accesses) + 1
+				if an.checkoutAt == 0 {
+					an.checkoutAt = len(an.a.accesses) + 1
 				}
 			}()
 		}

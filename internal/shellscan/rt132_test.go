@@ -24,3 +24,27 @@ func TestRT132ReadsAfterGitTree(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// The other checkouts (hg update, svn up, gh pr checkout, composer's path
+// repositories) may make links as git does; a node package manager links
+// a file: dependency where it lies, into node_modules: a read beneath it,
+// or of a directory holding it, after an install may follow such a link
+// (npm install && cat node_modules/h/.ssh/id_ed25519 printed the key of a
+// project depending on file:../home, round redteam132).
+func TestRT132ReadsAfterOtherCheckouts(t *testing.T) {
+	opaque := []string{
+		`hg update && cat lnk/.ssh/id_ed25519`, `svn up && cat k`, `gh pr checkout 1 && cat k`,
+		`composer install && cat vendor/h/.ssh/id_ed25519`,
+		`npm install && cat node_modules/h/.ssh/id_ed25519`, `npm ci; head node_modules/h/k`,
+		`yarn && cat node_modules/h/k`, `pnpm install && cat node_modules/h/k`, `npm i && cat node_modules/h/*`,
+		`npm install && grep -R KEY .`, `npm install && rg -L KEY`, `npm install && tar -chf x.tar .`,
+		`bun install && cat node_modules/h/k`,
+	}
+	clean := []string{
+		`hg status && cat README`, `gh pr list && cat README`, `composer show && cat README`,
+		`npm install`, `npm install && npm test`, `npm install && ls node_modules`, `npm install && cat package.json`,
+		`npm install && node node_modules/x/cli.js`, `npm install && grep -r x src`, `npm ci && cat README`,
+		`cat node_modules/x/package.json && npm install`, `npm test && cat node_modules/x/package.json`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}
