@@ -191,3 +191,48 @@ func TestCanaryRT132GitLinks(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT132NodeModules are lines of round redteam132 that read through
+// the link npm makes for a file: dependency, in a project whose
+// package.json depends on file:../home: allowed at round 131, each printed
+// the key in real bash (--install-links=false keeps the link of npm 9.0,
+// which copied such a dependency).
+var canaryRT132NodeModules = []string{
+	"npm install --install-links=false --no-audit --no-fund && cat node_modules/h/.ssh/id_ed25519",
+	"npm install --install-links=false --no-audit --no-fund >/dev/null; grep -R PRIVATE .",
+}
+
+// rt132NodeModulesOrdinary are lines beside canaryRT132NodeModules that
+// stay allowed: reads of the project's own files after an install, and
+// of node_modules before one.
+var rt132NodeModulesOrdinary = []string{
+	"npm install --no-audit --no-fund && cat package.json", "npm install && ls node_modules",
+	"cat node_modules/x/package.json && npm install", "npm ci && grep -r x doc",
+}
+
+// TestCanaryRT132NodeModules checks that each line of
+// canaryRT132NodeModules asks and prints the key when run, and that
+// rt132NodeModulesOrdinary stays allowed.
+func TestCanaryRT132NodeModules(t *testing.T) {
+	t.Parallel()
+	tooltest.Need(t, tooltest.NodeJS, "npm")
+	pkg := map[string]string{"package.json": `{"name": "p", "version": "1.0.0", "dependencies": {"h": "file:../home"}}` + "\n"}
+	for _, line := range canaryRT132NodeModules {
+		home, wd := unlinkedFixture(t)
+		writeTreeMode(t, wd, pkg, 0o644)
+		if v := secretDecider(t, home, wd)(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", line, v.Decision, v.RuleID, v.Reason)
+		}
+		if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
+			t.Errorf("%q did not print the key when run: %q", line, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	writeTreeMode(t, wd, pkg, 0o644)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt132NodeModulesOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
