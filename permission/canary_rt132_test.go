@@ -236,3 +236,36 @@ func TestCanaryRT132NodeModules(t *testing.T) {
 		}
 	}
 }
+
+// TestCanaryRT132NpmrcEnv checks a project's .npmrc whose key that is no
+// credential takes the value of a credential variable
+// (init-author-name=${GITHUB_TOKEN}): npm replaces it, and npm config
+// list and get print it. Allowed at round 131 (the gate read the keys
+// only), each line printed the token in real bash and asks; an .npmrc
+// whose registry token is such a variable (as CI writes it) stays
+// allowed, and npm prints it masked.
+func TestCanaryRT132NpmrcEnv(t *testing.T) {
+	t.Parallel()
+	tooltest.Need(t, tooltest.NodeJS, "npm")
+	pkg := `{"name": "p", "version": "1.0.0"}` + "\n"
+	for _, c := range []struct {
+		npmrc string
+		want  permission.Decision
+	}{
+		{"init-author-name=${GITHUB_TOKEN}\n", permission.Ask},
+		{"//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n", permission.Allow},
+	} {
+		home, wd := unlinkedFixture(t)
+		writeTreeMode(t, wd, map[string]string{"package.json": pkg, ".npmrc": c.npmrc}, 0o644)
+		decide := secretDecider(t, home, wd)
+		for _, line := range []string{"npm config list", "npm config ls -l", "npm config get init-author-name"} {
+			if v := decide(line); v.Decision != c.want {
+				t.Errorf("%q with .npmrc %q: %v (%s), want %v", line, c.npmrc, v.Decision, v.Reason, c.want)
+			}
+			out := runIn(t, home, wd, line, round94Env()...)
+			if printed := strings.Contains(out, round94Token); printed != (c.want == permission.Ask) {
+				t.Errorf("%q with .npmrc %q printed the token: %v:\n%s", line, c.npmrc, printed, out)
+			}
+		}
+	}
+}
