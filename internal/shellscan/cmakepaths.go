@@ -126,3 +126,67 @@ func (an *analyzer) cmakePaths(name string, args []word) []word {
 	}
 	return an.fromCommandCwd(rest)
 }
+
+// cmakeScriptVariables are the cache variables whose value names a file
+// cmake includes as CMake code, by the end of their name
+// (CMAKE_TOOLCHAIN_FILE, CMAKE_PROJECT_INCLUDE, CMAKE_PROJECT_x_INCLUDE,
+// CMAKE_USER_MAKE_RULES_OVERRIDE, CMAKE_PROJECT_TOP_LEVEL_INCLUDES).
+var cmakeScriptVariables = []string{"_FILE", "_INCLUDE", "_INCLUDE_BEFORE", "_OVERRIDE", "_INCLUDES"}
+
+// cmakeScripts records the files cmake, ctest and cpack run as CMake code
+// whatever their names: cmake -P (a script), -C (a script that fills the
+// cache), --toolchain and the files of cmakeScriptVariables; ctest -S
+// and -SP (--script, --script-new-process, a dashboard script, whose
+// ",options" may follow); cpack --config. CMake code runs any program
+// (execute_process) and writes any file (file(WRITE)): written by the
+// line, such a file is its own code (printf 'file(WRITE ../home/p x)' >
+// t.txt && cmake -P t.txt wrote into the home and was allowed, round
+// redteam132, which took only *.cmake and CMakeLists.txt for code).
+func (an *analyzer) cmakeScripts(name string, args []word) {
+	var files []word
+	switch name {
+	case "cmake":
+		files = append(files, rt61OptionValues(args, "P", "", "")...)
+		files = append(files, rt61OptionValues(args, "C", "", "")...)
+		files = append(files, rt61OptionValues(args, "", "--toolchain", "--toolchain")...)
+		for _, v := range rt61OptionValues(args, "D", "", "") {
+			lhs, val, ok := strings.Cut(v.text, "=")
+			variable, _, _ := strings.Cut(lhs, ":")
+			if !ok && !v.dynamic {
+				continue
+			}
+			for _, suffix := range cmakeScriptVariables {
+				if v.dynamic || strings.HasSuffix(variable, suffix) {
+					for _, f := range strings.Split(val, ";") {
+						files = append(files, word{text: f, dynamic: v.dynamic})
+					}
+					break
+				}
+			}
+		}
+	case "ctest":
+		for i, a := range args {
+			switch a.text {
+			case "-S", "-SP", "--script", "--script-new-process":
+				if i+1 < len(args) {
+					v := args[i+1]
+					v.text, _, _ = strings.Cut(v.text, ",")
+					files = append(files, v)
+				}
+			}
+		}
+	case "cpack":
+		files = append(files, rt61OptionValues(args, "", "--config", "--config")...)
+	default:
+		return
+	}
+	for _, f := range files {
+		if f.dynamic {
+			an.opaque(name + " runs a CMake script named by a word only known when the line runs")
+			return
+		}
+		if f.text != "" {
+			an.usesCode(name, f.text)
+		}
+	}
+}

@@ -1095,6 +1095,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if isCompiler(name) {
 			args = an.compilerDirs(name, args)
 		} else if name == "cmake" {
+			an.cmakeScripts(name, args) // before cmakePaths takes its options away
 			args = an.cmakePaths(name, args)
 		}
 		if !noFiles.get()[name] {
@@ -1521,6 +1522,9 @@ func (an *analyzer) toolCode(name string, args []word) {
 	}
 	an.rt60ToolCode(name, args)
 	an.rt61ToolCode(name, args)
+	if name != "cmake" {
+		an.cmakeScripts(name, args) // cmake's: see fileCommand
+	}
 	an.rt63ToolCode(name, args)
 	an.stylesheetCode(name, args)
 	an.runnerCodeUses(name, args)

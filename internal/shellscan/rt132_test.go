@@ -48,3 +48,22 @@ func TestRT132ReadsAfterOtherCheckouts(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// cmake -P, -C, --toolchain and the -D variables of included files, ctest
+// -S and cpack --config run their file as CMake code whatever its name
+// (round redteam132: printf 'file(WRITE ../home/p x)' > t.txt && cmake
+// -P t.txt wrote into the home).
+func TestRT132CMakeScripts(t *testing.T) {
+	opaque := []string{
+		`echo x > t.txt && cmake -P t.txt`, `echo x > t.txt && cmake -Pt.txt`, `echo x > t.txt && cmake -C t.txt -S . -B b`,
+		`echo x > t.txt && cmake -S . -B b --toolchain t.txt`, `echo x > t.txt && cmake -S . -B b --toolchain=t.txt`,
+		`echo x > t.txt && cmake -S . -B b -DCMAKE_PROJECT_INCLUDE=t.txt`, `echo x > t && cmake -B b -D CMAKE_TOOLCHAIN_FILE:FILEPATH=t`,
+		`echo x > t.txt && ctest -S t.txt`, `echo x > t.txt && ctest -SP t.txt,Debug`, `echo x > t.txt && cpack --config t.txt`,
+		`cmake -P "$X"`,
+	}
+	clean := []string{
+		`cmake -S . -B b`, `cmake -P cmake/check.txt`, `echo x > notes.txt && cmake -S . -B b`, `ctest --test-dir b`,
+		`cmake -S . -B b -DCMAKE_BUILD_TYPE=Release`, `cpack --config b/CPackConfig.cmake`, `cmake -E echo hi`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}
