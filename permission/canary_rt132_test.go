@@ -269,3 +269,56 @@ func TestCanaryRT132NpmrcEnv(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT132CMake are lines of round redteam132 that write a CMake
+// script under a name that is not *.cmake and run it: cmake -P, -C,
+// --toolchain, -DCMAKE_PROJECT_INCLUDE, ctest -S and cpack --config run
+// their file as CMake code whatever its name. Allowed at round 131,
+// which took only *.cmake and CMakeLists.txt for code, each wrote
+// into the home in real bash (the project holds a CMakeLists.txt).
+var canaryRT132CMake = []struct{ line, wrote string }{
+	{`printf 'file(WRITE ../home/p1 x)\n' > t.txt && cmake -P t.txt`, "p1"},
+	{`printf 'file(WRITE ${CMAKE_CURRENT_LIST_DIR}/../home/p2 x)\n' > t.txt && cmake -C t.txt -S . -B b`, "p2"},
+	{`printf 'file(WRITE ${CMAKE_CURRENT_LIST_DIR}/../home/p3 x)\n' > t.txt && cmake -S . -B b --toolchain t.txt`, "p3"},
+	{`printf 'file(WRITE ${CMAKE_CURRENT_LIST_DIR}/../home/p4 x)\n' > t.txt && cmake -S . -B b -DCMAKE_PROJECT_INCLUDE=t.txt`, "p4"},
+	{`printf 'file(WRITE ../home/p5 x)\n' > t.txt && ctest -S t.txt`, "p5"},
+	{`printf 'file(WRITE ${CMAKE_CURRENT_LIST_DIR}/../home/p6 x)\n' > t.txt && cpack --config t.txt`, "p6"},
+}
+
+// rt132CMakeOrdinary are cmake lines beside canaryRT132CMake that stay
+// allowed: the project's own scripts and toolchain, and a line that
+// writes a file cmake does not run.
+var rt132CMakeOrdinary = []string{
+	"cmake -S . -B b", "cmake -P cmake/check.txt", "cmake -S . -B b -DCMAKE_TOOLCHAIN_FILE=cmake/tc.txt",
+	"printf 'x\\n' > notes.txt && cmake -S . -B b", "ctest --test-dir b", "cmake -S . -B b -DCMAKE_BUILD_TYPE=Release",
+}
+
+// TestCanaryRT132CMake checks that each line of canaryRT132CMake asks and
+// writes into the home when run, and that rt132CMakeOrdinary stays
+// allowed.
+func TestCanaryRT132CMake(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(x NONE)\n",
+		"cmake/check.txt": "message(STATUS ok)\n", "cmake/tc.txt": "set(CMAKE_SYSTEM_NAME Linux)\n"}
+	for _, c := range canaryRT132CMake {
+		tool, _, _ := strings.Cut(strings.SplitN(c.line, "&& ", 2)[1], " ")
+		home, wd, ok := decidedIn(t, tool, c.line, "a CMakeLists.txt", permission.Ask, func(home, wd string) {
+			writeTreeMode(t, wd, files, 0o644)
+		})
+		if !ok {
+			continue
+		}
+		out := runIn(t, home, wd, c.line)
+		if _, err := os.Stat(filepath.Join(home, c.wrote)); err != nil {
+			t.Errorf("%q did not write ../home/%s when run (%v):\n%s", c.line, c.wrote, err, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	writeTreeMode(t, wd, files, 0o644)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt132CMakeOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
