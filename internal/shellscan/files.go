@@ -1525,6 +1525,7 @@ func (an *analyzer) toolCode(name string, args []word) {
 	if name != "cmake" {
 		an.cmakeScripts(name, args) // cmake's: see fileCommand
 	}
+	an.buildFileOptions(name, args)
 	an.rt63ToolCode(name, args)
 	an.stylesheetCode(name, args)
 	an.runnerCodeUses(name, args)

@@ -67,3 +67,21 @@ func TestRT132CMakeScripts(t *testing.T) {
 	}
 	checkRT57Lines(t, opaque, clean)
 }
+
+// The file of rules or build code an option names (ninja -f, just
+// --justfile, mvn -f, gradle --init-script, ant -buildfile …) is code the
+// program runs whatever its name (round redteam132: printf 'rule r …' >
+// t.txt && ninja -f t.txt wrote into the home).
+func TestRT132BuildFileOptions(t *testing.T) {
+	opaque := []string{
+		`echo x > t.txt && ninja -f t.txt`, `echo x > t.txt && ninja -ft.txt`, `echo x > sub/t && ninja -C sub -f t`,
+		`echo x > t.txt && samu -f t.txt`, `echo x > t.txt && just --justfile=t.txt`, `echo x > t.txt && task -t t.txt`,
+		`echo x > t.txt && mvn -f t.txt validate`, `echo x > t.txt && gradle -I t.txt`, `echo x > t.txt && ant -buildfile t.txt`,
+		`echo x > t.txt && tox -c t.txt`, `echo x > t.txt && pre-commit run -c t.txt`, `ninja -f "$F"`,
+	}
+	clean := []string{
+		`ninja -f build/x.ninja`, `ninja -C build`, `echo x > notes.txt && ninja -f build/x.ninja`,
+		`mvn -f sub/pom.xml test`, `gradle -b build.gradle test`, `ninja -C build -f x.ninja`,
+	}
+	checkRT57Lines(t, opaque, clean)
+}
