@@ -322,3 +322,36 @@ func TestCanaryRT132CMake(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT132Ninja are ninja lines of round redteam132 that write a file
+// of rules under a name that is not build.ninja or *.ninja and run it
+// with -f (from -C's directory too): allowed at round 131, each wrote
+// into the home in real bash.
+var canaryRT132Ninja = []struct{ line, wrote string }{
+	{`printf 'rule r\n  command = touch ../home/n1\nbuild x: r\n' > t.txt && ninja -f t.txt`, "n1"},
+	{`printf 'rule r\n  command = touch ../../home/n2\nbuild x: r\n' > sub/t && ninja -C sub -f t`, "n2"},
+}
+
+// TestCanaryRT132Ninja checks canaryRT132Ninja, and that ninja given the
+// project's own file of rules stays allowed.
+func TestCanaryRT132Ninja(t *testing.T) {
+	t.Parallel()
+	for _, c := range canaryRT132Ninja {
+		home, wd, ok := decidedIn(t, "ninja", c.line, "no build.ninja", permission.Ask, func(home, wd string) {})
+		if !ok {
+			continue
+		}
+		out := runIn(t, home, wd, c.line)
+		if _, err := os.Stat(filepath.Join(home, c.wrote)); err != nil {
+			t.Errorf("%q did not write ../home/%s when run (%v):\n%s", c.line, c.wrote, err, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	writeTreeMode(t, wd, map[string]string{"build/x.ninja": "rule r\n  command = true\nbuild x: r\n"}, 0o644)
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{"ninja -f build/x.ninja", "ninja -C build -f x.ninja", "printf 'x\\n' > notes.txt && ninja -f build/x.ninja"} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
