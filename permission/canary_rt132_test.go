@@ -355,3 +355,44 @@ func TestCanaryRT132Ninja(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT132CredentialFiles are credential files of the home that round
+// redteam132 read with cat while the gate allowed it: other coding
+// agents' logins (Claude Code, Codex, Gemini CLI, GitHub Copilot), MySQL's
+// login paths, deployment CLIs' tokens, and the settings files that carry
+// a token (Terraform's credentials blocks, ngrok's authtoken, Sentry's).
+var canaryRT132CredentialFiles = []string{
+	".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json", ".config/github-copilot/hosts.json",
+	".config/github-copilot/apps.json", ".mylogin.cnf", ".wrangler/config/default.toml",
+	".config/configstore/firebase-tools.json", ".supabase/access-token",
+	".local/share/com.vercel.cli/auth.json", ".config/netlify/config.json", ".terraformrc", ".config/ngrok/ngrok.yml",
+	".sentryclirc",
+}
+
+// TestCanaryRT132CredentialFiles checks that cat of each file of
+// canaryRT132CredentialFiles prints it and asks under the secret-read
+// rule, and that the same tools' settings that hold no credential stay
+// allowed.
+func TestCanaryRT132CredentialFiles(t *testing.T) {
+	t.Parallel()
+	home, wd := round84Fixture(t)
+	for _, f := range canaryRT132CredentialFiles {
+		writeSecretFiles(t, round84Key+"\n", filepath.Join(home, f))
+	}
+	writeTreeMode(t, home, map[string]string{".claude/settings.json": "{}\n", ".codex/config.toml": "model = \"x\"\n"}, 0o644)
+	decide := secretDecider(t, home, wd)
+	for _, f := range canaryRT132CredentialFiles {
+		line := "cat ~/" + f
+		if v := decide(line); v.Decision != permission.Ask || v.RuleID != permission.RuleBashSecretRead {
+			t.Errorf("%q: %v %s (%s), want an ask of %s", line, v.Decision, v.RuleID, v.Reason, permission.RuleBashSecretRead)
+		}
+		if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
+			t.Errorf("%q did not print the credential when run: %q", line, out)
+		}
+	}
+	for _, line := range []string{"cat ~/.claude/settings.json", "cat ~/.codex/config.toml"} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
