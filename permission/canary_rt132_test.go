@@ -26,7 +26,7 @@ import (
 //     the environment among them, and cmake -E environment;
 //   - jq's env in an interpolation of a string ("\(env.X)"), which the
 //     gate passed over as text of the string, and $ ENV, which jq 1.6
-//     reads as $ENV;
+//     reads as $ENV; tomlq, which hands its filter to jq;
 //   - jq's program from a file the line wrote (jq -f x.jq) or a module
 //     it wrote (include "m" loads m.jq), code the gate did not see;
 //   - envsubst, which prints its input with the variables it names
@@ -40,6 +40,7 @@ var canaryRT132Env = []struct{ tool, line string }{
 	{"jq", `jq -rn '"x\("a" | env.NPM_TOKEN)"'`}, {"jq", `jq -rn '$ ENV.GITHUB_TOKEN'`},
 	{"jq", `printf 'env\n' > x.jq; jq -n -f x.jq`}, {"jq", `printf 'env.GITHUB_TOKEN\n' > x.jq && jq -nrf x.jq`},
 	{"jq", `printf 'def f: env;\n' > m.jq; jq -n -L . 'include "m"; f'`},
+	{"tomlq", `tomlq -n 'env.GITHUB_TOKEN'`}, {"tomlq", `tomlq -rn '"\(env.NPM_TOKEN)"'`},
 	{"envsubst", `envsubst < deploy.tpl`}, {"envsubst", `envsubst '$NPM_TOKEN' < deploy.tpl`}, {"envsubst", `cat deploy.tpl | envsubst`},
 }
 
@@ -51,6 +52,7 @@ var rt132EnvOrdinary = []struct{ tool, line string }{
 	{"make", `make -n`}, {"make", `make --print-directory -n`}, {"make", `make -C sub -n`},
 	{"jq", `jq -rn '"\(1 + 1) env"'`}, {"jq", `jq -rn '"env \("x")"'`}, {"jq", `jq -n '{env: 1} | .env'`},
 	{"jq", `jq -n -L lib '.a'`}, {"jq", `jq -n '"a" | ascii_upcase' > out.json && jq -r . out.json`},
+	{"tomlq", `tomlq -n '"a"'`},
 	{"envsubst", `envsubst -v 'token: $NPM_TOKEN'`}, {"envsubst", `envsubst '$USER' < deploy.tpl`},
 }
 

@@ -157,9 +157,12 @@ func (an *analyzer) envPrinter(name string, args []word) {
 		// replaced by their values: all of them, or those its
 		// SHELL-FORMAT operand names; -v (--variables) prints the names.
 		prints = envsubstPrints(an, args)
-	case "jq", "gojq", "jaq", "yq":
+	case "jq", "gojq", "jaq", "yq", "tomlq", "xq":
 		// jq's env and $ENV, yq's env(NAME) and strenv(NAME) are the
-		// environment (jq -n env, jq -n '$ENV.GITHUB_TOKEN').
+		// environment (jq -n env, jq -n '$ENV.GITHUB_TOKEN'); tomlq and
+		// xq, python yq's programs for TOML and XML, hand their filter
+		// to jq (tomlq -n 'env.GITHUB_TOKEN' printed the token, round
+		// redteam132).
 		for _, a := range args {
 			if a.dynamic || !strings.HasPrefix(a.text, "-") && jqReadsEnv(a.text) {
 				prints = true
