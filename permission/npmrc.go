@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/secretpaths"
 	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
@@ -115,10 +116,44 @@ func npmrcUnsound(text string) string {
 		if t[0] == '[' {
 			return "has a section, under which npm may read keys the gate does not: " + clip(t)
 		}
-		key, _, _ := strings.Cut(t, "=")
+		key, value, _ := strings.Cut(t, "=")
 		key = strings.TrimSuffix(strings.TrimSpace(key), "[]")
 		if !npmrcSafeKey(key) {
 			return "sets " + clip(key) + ", which may name a path the package manager writes or a program it runs"
+		}
+		if v := credentialRef(value); v != "" && !npmrcCredentialKey(key) {
+			return "sets " + clip(key) + " to the value of " + v + ", a credential npm config list prints or a registry's address hands out"
+		}
+	}
+	return ""
+}
+
+// npmrcCredentialKey reports whether k, a key of an .npmrc, is a
+// registry's credential (//registry.example/:_authToken, _auth), whose
+// value npm keeps to itself: npm config list prints "(protected)".
+func npmrcCredentialKey(k string) bool {
+	if strings.HasPrefix(k, "//") {
+		k = k[strings.LastIndexByte(k, ':')+1:]
+	}
+	return npmrcCredentialKeys()[k]
+}
+
+// settingsVarRef matches a reference to an environment variable in a
+// value of a package manager's settings (${NAME}, npm's ${NAME?}, yarn's
+// ${NAME:-default}), which the manager replaces by its value.
+var settingsVarRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)`)
+})
+
+// credentialRef returns the first credential variable (see
+// secretpaths.CredentialVar) the settings value v refers to, or "": npm
+// replaces it by the variable's value, which npm config list and get
+// print for a key that is no credential (init-author-name=${GITHUB_TOKEN}
+// printed the token, round redteam132).
+func credentialRef(v string) string {
+	for _, m := range settingsVarRef().FindAllStringSubmatch(v, -1) {
+		if secretpaths.CredentialVar(m[1]) {
+			return m[1]
 		}
 	}
 	return ""
@@ -153,9 +188,12 @@ func yarnrcUnsound(text string) string {
 		if line[0] == ' ' || line[0] == '\t' {
 			return "has an indented line, which yarn nests under the key before it: " + clip(t)
 		}
-		key, _, _ := strings.Cut(t, " ")
+		key, value, _ := strings.Cut(t, " ")
 		if !yarnrcSafeKeys()[key] && !npmrcSafeKey(key) {
 			return "sets " + clip(key) + ", which may name a path yarn writes or a program it runs"
+		}
+		if v := credentialRef(value); v != "" && !npmrcCredentialKey(key) {
+			return "sets " + clip(key) + " to the value of " + v + ", a credential yarn config prints"
 		}
 	}
 	return ""
@@ -187,6 +225,10 @@ var yamlSafeKeys = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// yamlCredentialKeys are the keys of a .yarnrc.yml whose values are
+// credentials yarn keeps to itself (yarn config prints them masked).
+var yamlCredentialKeys = map[string]bool{"npmAuthToken": true, "npmAuthIdent": true}
+
 // yamlTopKey matches a line that begins a top-level key of a YAML block
 // mapping: a plain key at the first column, a colon, then a space or the
 // end.
@@ -207,6 +249,11 @@ func yamlConfigUnsound(text string) string {
 		t := strings.TrimSpace(line)
 		if t == "" || t[0] == '#' {
 			continue
+		}
+		if k, v, _ := strings.Cut(t, ":"); credentialRef(v) != "" && !yamlCredentialKeys[strings.Trim(strings.TrimSpace(k), `"'`)] {
+			// yarn replaces ${NAME} in any value, which yarn config
+			// prints; its credentials it keeps to itself.
+			return "sets " + clip(strings.TrimSpace(k)) + " to the value of " + credentialRef(v) + ", a credential yarn config prints"
 		}
 		if line[0] == ' ' {
 			if !safe {

@@ -35,6 +35,16 @@ func TestJSConfigUnsound(t *testing.T) {
 		{npmrcUnsound, "[s]\nregistry=x\n", true},
 		{npmrcUnsound, "@a:b:registry=x\n", true},
 		{npmrcUnsound, "//r.example/:cache=/x\n", true},
+		// A credential variable in a value that is no credential, which
+		// npm config list prints (round redteam132).
+		{npmrcUnsound, "init-author-name=${GITHUB_TOKEN}\n", true},
+		{npmrcUnsound, "registry=https://r.example/${NPM_TOKEN?}/\n", true},
+		{npmrcUnsound, "//r.example/:_authToken=${NPM_TOKEN}\n//r.example/:_password=${NPM_PASSWORD}\n", false},
+		{npmrcUnsound, "registry=https://r.example/${REGISTRY_PATH}/\n", false},
+		{yarnrcUnsound, "registry \"https://r.example/${NPM_TOKEN}\"\n", true},
+		{yamlConfigUnsound, "npmRegistryServer: \"https://r.example/${NPM_TOKEN}\"\n", true},
+		{yamlConfigUnsound, "npmScopes:\n  a:\n    npmAuthToken: \"${NPM_TOKEN}\"\n", false},
+		{yamlConfigUnsound, "npmScopes:\n  a:\n    npmRegistryServer: \"https://x/${NPM_TOKEN:-}\"\n", true},
 		{yarnrcUnsound, "registry \"https://r.example\"\n--install.frozen-lockfile true\n", false},
 		{yarnrcUnsound, "yarn-path \"./x.js\"\n", true},
 		{yarnrcUnsound, "cache-folder /x\n", true},

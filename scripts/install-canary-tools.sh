@@ -15,7 +15,8 @@
 # (gatecfg69: --dump, an abbreviation of --dump-config, prints its keys), the
 # docker client (package docker.io), cmake (gatecc69: a project build given paths outside the
 # project), mkdocs, jekyll, rubocop, clang-tidy and bazel (bazel-bootstrap), whose settings files
-# name where they write (redteam123, with doxygen and cmake's presets), Debian's go as /usr/bin/go
+# name where they write (redteam123, with doxygen and cmake's presets), tomlq (package yq, which
+# hands its filter to jq: redteam132), Debian's go as /usr/bin/go
 # (round 83 runs go build with the canaries' PATH, /usr/local/bin:/usr/bin:/bin), the zh_TW locale source and more; and what makes `python3 -m venv` work, with
 # pip, for the python3 the canaries run (/usr/bin/python3 when there is
 # one, else the one on PATH): python3-venv and python3-pip.
@@ -73,7 +74,7 @@ programs=(
 	xsltproc:xsltproc xmlstarlet:xmlstarlet ppmtompeg:netpbm
 	epstool:epstool pstoedit:pstoedit enscript:enscript a2ps:a2ps hyperfine:hyperfine
 	/usr/bin/go:golang-go
-	ugrep:ugrep ack:ack jq:jq cmake:cmake s3cmd:s3cmd
+	ugrep:ugrep ack:ack jq:jq tomlq:yq cmake:cmake s3cmd:s3cmd
 	mkdocs:mkdocs jekyll:jekyll rubocop:rubocop clang-tidy:clang-tidy bazel:bazel-bootstrap
 )
 

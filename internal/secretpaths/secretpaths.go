@@ -44,7 +44,18 @@ func homeEntries() []string {
 		".kaggle/kaggle.json", ".huggingface/token", ".cache/huggingface/token", ".fly/config.yml",
 		// macOS's keychains (login.keychain-db: saved passwords, keys
 		// and certificates).
-		"Library/Keychains"}
+		"Library/Keychains",
+		// Other coding agents' and assistants' logins: Claude Code's,
+		// Codex's, Gemini CLI's OAuth tokens, GitHub Copilot's (its
+		// hosts.json and apps.json); MySQL's login paths (mysql_config_editor,
+		// only obfuscated); the deployment and service CLIs' tokens
+		// (Cloudflare's wrangler, Firebase, Supabase, Vercel,
+		// Netlify). Each was read by cat ~/… while the gate allowed it
+		// (round redteam132).
+		".claude/.credentials.json", ".codex/auth.json", ".gemini/oauth_creds.json", ".config/github-copilot",
+		".mylogin.cnf", ".wrangler/config", ".config/.wrangler/config", ".config/configstore/firebase-tools.json",
+		".supabase/access-token", ".local/share/com.vercel.cli/auth.json",
+		".config/netlify/config.json", ".netlify/config.json"}
 }
 
 // printedEntries are the settings files of a user's home, relative to it,
@@ -52,7 +63,11 @@ func homeEntries() []string {
 // run: pip.conf's index URLs with a login (index-url =
 // https://user:token@host/simple), which pip config list prints.
 func printedEntries() []string {
-	return []string{".config/pip/pip.conf", ".pip/pip.conf"}
+	// Also Terraform's CLI configuration, whose credentials blocks hold
+	// the registries' tokens, ngrok's with its authtoken, and Sentry's
+	// with its auth token (round redteam132).
+	return []string{".config/pip/pip.conf", ".pip/pip.conf", ".terraformrc", ".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml",
+		".sentryclirc"}
 }
 
 // PrintedSettings returns the settings files of the user whose home is

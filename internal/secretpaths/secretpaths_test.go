@@ -128,12 +128,13 @@ func TestEnvCredentials(t *testing.T) {
 	}
 }
 
-// TestPrintedSettings checks that pip's settings files are printed
-// settings of an absolute home, and not among the credentials the
-// sandbox hides.
+// TestPrintedSettings checks that pip's, Terraform's, ngrok's and
+// Sentry's settings files are printed settings of an absolute home, and
+// not among the credentials the sandbox hides.
 func TestPrintedSettings(t *testing.T) {
 	got := PrintedSettings("/h/u/")
-	want := []string{"/h/u/.config/pip/pip.conf", "/h/u/.pip/pip.conf"}
+	want := []string{"/h/u/.config/pip/pip.conf", "/h/u/.pip/pip.conf", "/h/u/.terraformrc", "/h/u/.config/ngrok/ngrok.yml",
+		"/h/u/.ngrok2/ngrok.yml", "/h/u/.sentryclirc"}
 	if !slices.Equal(got, want) {
 		t.Errorf("PrintedSettings = %q, want %q", got, want)
 	}

@@ -227,6 +227,19 @@ type analyzer struct {
 	linkAt       []access
 	linkAnywhere bool
 	links        int
+	// checkoutAt, once a command that writes a working copy's files
+	// from commits, a stash or a patch ran (git checkout of another
+	// commit, pull, merge, clone …; hg update, svn up, gh pr checkout,
+	// composer's path repositories: a linkAnywhere of linkMaker), is one
+	// more than the number of accesses recorded before it ended: each of
+	// those files may be a symbolic link the commit holds, which no look
+	// at the file system before the line runs finds (see checkoutReads).
+	// It is 0 before such a command.
+	checkoutAt int
+	// dynamicReadsAt are the numbers of accesses recorded when a command string
+	// of the line read a word only known when it runs or a pattern (see
+	// checkoutReads).
+	dynamicReadsAt []int
 	// linkZones are where the commands of linkMaker that make links in
 	// known places may have made them, zoneOwn the ranges of accesses
 	// of the programs of a virtual environment among them (see
@@ -351,6 +364,8 @@ func analyzeBashEnv(line, home, workdir string, read RecipeReader, env []string,
 		}
 	}
 	an.unknownAfterLink()
+	an.checkoutReads()
+	an.readsThroughNodeModules()
 	an.writesThroughZones()
 	an.runsWritten()
 	an.markRewrittenExecutables()
@@ -1132,6 +1147,7 @@ func (an *analyzer) addAccessOf(w word, mode accessMode, what string, tree, redi
 			an.opaque(what + " writes a path that is only known when the command runs")
 		case len(an.a.dynamicReads) < maxDynamicReads:
 			an.a.dynamicReads = append(an.a.dynamicReads, w.text)
+			an.dynamicReadsAt = append(an.dynamicReadsAt, len(an.a.accesses))
 		case !slices.Contains(an.a.dynamicReads, w.text):
 			// A read past the bound is one the gate would not check
 			// (x=a; cat doc/${x}0 … doc/${x}69 ~/$(echo
@@ -1466,6 +1482,45 @@ func (an *analyzer) mayLinkAt(from int) {
 	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
 		if acc.mode != modeRead {
 			an.linkAt = append(an.linkAt, acc)
+		}
+	}
+}
+
+// checkoutReads makes the line opaque when it reads a path of the workdir
+// after a command that wrote a working copy's files from commits (see
+// checkoutAt): a commit may hold a symbolic link to ~/.ssh or a key there,
+// which the read then follows (git checkout -q feat; cat lnk/.ssh/id_ed25519
+// printed the key and was allowed, round redteam132): the caller checks
+// the links the workdir holds before the line runs, which git has not
+// made yet. A path outside the workdir leads through no link of it.
+func (an *analyzer) checkoutReads() {
+	if an.checkoutAt == 0 {
+		return
+	}
+	from := an.checkoutAt - 1
+	if an.unordered {
+		from = 0
+	}
+	for _, at := range an.dynamicReadsAt {
+		if at >= from {
+			an.opaque("the line reads files only known when it runs after a checkout that may have made symbolic links")
+			return
+		}
+	}
+	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
+		if acc.mode != modeRead || acc.settings || acc.runs || acc.own || acc.path == "/dev/null" || path.Base(acc.path) == "..." {
+			// The script a command runs (node app.js) and the packages
+			// go test builds (., ./... a pattern of them) are code the
+			// commits bring, which the analysis takes as the project's
+			// own: such code may read any file itself.
+			continue
+		}
+		for _, c := range an.a.cwds {
+			p := an.resolve(c, acc.path)
+			if !path.IsAbs(p) || an.workdir == "" || within(p, an.workdir) {
+				an.opaque("the command reads " + clipName(acc.path) + " after a checkout that may have made a symbolic link there")
+				return
+			}
 		}
 	}
 }

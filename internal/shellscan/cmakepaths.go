@@ -2,6 +2,7 @@ package shellscan
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -125,4 +126,139 @@ func (an *analyzer) cmakePaths(name string, args []word) []word {
 		}
 	}
 	return an.fromCommandCwd(rest)
+}
+
+// cmakeScriptVariables are the cache variables whose value names a file
+// cmake includes as CMake code, by the end of their name
+// (CMAKE_TOOLCHAIN_FILE, CMAKE_PROJECT_INCLUDE, CMAKE_PROJECT_x_INCLUDE,
+// CMAKE_USER_MAKE_RULES_OVERRIDE, CMAKE_PROJECT_TOP_LEVEL_INCLUDES).
+var cmakeScriptVariables = []string{"_FILE", "_INCLUDE", "_INCLUDE_BEFORE", "_OVERRIDE", "_INCLUDES"}
+
+// cmakeScripts records the files cmake, ctest and cpack run as CMake code
+// whatever their names: cmake -P (a script), -C (a script that fills the
+// cache), --toolchain and the files of cmakeScriptVariables; ctest -S
+// and -SP (--script, --script-new-process, a dashboard script, whose
+// ",options" may follow); cpack --config. CMake code runs any program
+// (execute_process) and writes any file (file(WRITE)): written by the
+// line, such a file is its own code (printf 'file(WRITE ../home/p x)' >
+// t.txt && cmake -P t.txt wrote into the home and was allowed, round
+// redteam132, which took only *.cmake and CMakeLists.txt for code).
+func (an *analyzer) cmakeScripts(name string, args []word) {
+	var files []word
+	switch name {
+	case "cmake":
+		files = append(files, rt61OptionValues(args, "P", "", "")...)
+		files = append(files, rt61OptionValues(args, "C", "", "")...)
+		files = append(files, rt61OptionValues(args, "", "--toolchain", "--toolchain")...)
+		for _, v := range rt61OptionValues(args, "D", "", "") {
+			lhs, val, ok := strings.Cut(v.text, "=")
+			variable, _, _ := strings.Cut(lhs, ":")
+			if !ok && !v.dynamic {
+				continue
+			}
+			for _, suffix := range cmakeScriptVariables {
+				if v.dynamic || strings.HasSuffix(variable, suffix) {
+					for _, f := range strings.Split(val, ";") {
+						files = append(files, word{text: f, dynamic: v.dynamic})
+					}
+					break
+				}
+			}
+		}
+	case "ctest":
+		for i, a := range args {
+			switch a.text {
+			case "-S", "-SP", "--script", "--script-new-process":
+				if i+1 < len(args) {
+					v := args[i+1]
+					v.text, _, _ = strings.Cut(v.text, ",")
+					files = append(files, v)
+				}
+			}
+		}
+	case "cpack":
+		files = append(files, rt61OptionValues(args, "", "--config", "--config")...)
+	default:
+		return
+	}
+	for _, f := range files {
+		if f.dynamic {
+			an.opaque(name + " runs a CMake script named by a word only known when the line runs")
+			return
+		}
+		if f.text != "" {
+			an.usesCode(name, f.text)
+		}
+	}
+}
+
+// A buildFileOption is an option of a build tool or task runner whose
+// value names the file of rules, tasks or build code it runs, whatever
+// its name: the one-letter option (short, "" for none) and the long one
+// (long, taken abbreviated down to min).
+type buildFileOption struct{ short, long, min string }
+
+// buildFileOptionsOf are, by program, the options of buildFileOption
+// (ninja -f, just --justfile, mvn -f, gradle --init-script …): the files
+// of projectFiles are recognized by their names only.
+var buildFileOptionsOf = lazy[map[string][]buildFileOption]{build: func() map[string][]buildFileOption {
+	return map[string][]buildFileOption{
+		"ninja":      {{"f", "", ""}},
+		"samu":       {{"f", "", ""}},
+		"just":       {{"f", "--justfile", "--justfile"}},
+		"task":       {{"t", "--taskfile", "--taskfile"}},
+		"go-task":    {{"t", "--taskfile", "--taskfile"}},
+		"mvn":        {{"f", "--file", "--file"}},
+		"mvnw":       {{"f", "--file", "--file"}},
+		"gradle":     {{"b", "--build-file", "--build-file"}, {"c", "--settings-file", "--settings-file"}, {"I", "--init-script", "--init-script"}},
+		"gradlew":    {{"b", "--build-file", "--build-file"}, {"c", "--settings-file", "--settings-file"}, {"I", "--init-script", "--init-script"}},
+		"tox":        {{"c", "--conf", "--conf"}},
+		"rake":       {{"f", "--rakefile", "--rakefile"}},
+		"scons":      {{"f", "--sconstruct", "--sconstruct"}, {"", "--file", "--file"}},
+		"bmake":      {{"f", "", ""}},
+		"pre-commit": {{"c", "--config", "--config"}},
+		"snakemake":  {{"s", "--snakefile", "--snakefile"}},
+		"gulp":       {{"f", "--gulpfile", "--gulpfile"}},
+		"grunt":      {{"", "--gruntfile", "--gruntfile"}},
+		"fab":        {{"f", "--fabfile", "--fabfile"}},
+	}
+}}
+
+// buildFileOptions records the file each option of buildFileOptionsOf
+// names as code the program runs, and ant's -f, -file and -buildfile: a
+// file of rules the line wrote under another name is its own code
+// (printf 'rule r\n  command = touch ../home/pwn\nbuild x: r\n' > t.txt
+// && ninja -f t.txt wrote into the home and was allowed, round
+// redteam132, which took only build.ninja and *.ninja for ninja's code).
+func (an *analyzer) buildFileOptions(name string, args []word) {
+	var files []word
+	if name == "ant" {
+		for i, a := range args {
+			if (a.text == "-f" || a.text == "-file" || a.text == "-buildfile") && i+1 < len(args) {
+				files = append(files, args[i+1])
+			}
+		}
+	}
+	for _, o := range buildFileOptionsOf.get()[name] {
+		files = append(files, rt61OptionValues(args, o.short, o.long, o.min)...)
+	}
+	if name == "ninja" || name == "samu" {
+		// ninja -C DIR takes -f's file from DIR.
+		for _, d := range rt61OptionValues(args, "C", "", "") {
+			for _, f := range slices.Clone(files) {
+				if !f.dynamic && !path.IsAbs(f.text) {
+					files = append(files, word{text: path.Join(d.text, f.text), dynamic: d.dynamic})
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		if f.dynamic {
+			an.opaque(name + " runs a file of build code named by a word only known when the line runs")
+			return
+		}
+		if f.text != "" {
+			an.usesCode(name, f.text)
+		}
+	}
 }

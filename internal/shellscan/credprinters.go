@@ -60,7 +60,9 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 				subIs("config get")(sub, args) && slices.ContainsFunc(args, func(w word) bool { return strings.Contains(w.text, "token") })
 		}},
 		"doctl": {".config/doctl", subIs("auth token")},
-		"bw":    {".config/Bitwarden CLI", subIs("get", "list", "export", "serve", "unlock")},
+		// python3 -m netrc, named so by credentialPrinter.
+		"python-netrc": {".netrc", func([]string, []word) bool { return true }},
+		"bw":           {".config/Bitwarden CLI", subIs("get", "list", "export", "serve", "unlock")},
 		"glab": {".config/glab-cli/config.yml", func(sub []string, args []word) bool {
 			return subIs("config get token", "auth token")(sub, args) || withOption("auth status", "-t", "--show-token")(sub, args)
 		}},
@@ -238,6 +240,13 @@ func hasOption(args []word, opts ...string) bool {
 // name any command, so it counts as a printer. docker-credential-<helper> get
 // and list print the registry passwords of ~/.docker/config.json's helper.
 func (an *analyzer) credentialPrinter(name string, args []word) {
+	if isPython(name) {
+		if mod, _, ok := pythonModule(args); ok && mod == "netrc" {
+			// python3 -m netrc prints ~/.netrc, logins and passwords
+			// (round redteam132).
+			name, args = "python-netrc", nil
+		}
+	}
 	name, args = pipProgram(name, args)
 	p, ok := credentialPrinters.get()[name]
 	if strings.HasPrefix(name, "docker-credential-") {

@@ -140,14 +140,35 @@ func (an *analyzer) envPrinter(name string, args []word) {
 				prints = true
 			}
 		}
-	case "jq", "gojq", "jaq", "yq":
+		prints = prints || psBSDEnv(args)
+	case "make", "gmake":
+		// make -p (--print-data-base) prints its variables, those of
+		// the environment among them.
+		prints = makePrintsDatabase(args)
+	case "cmake":
+		// cmake -E environment prints the environment.
+		for i, a := range args {
+			if a.text == "-E" && i+1 < len(args) && (args[i+1].dynamic || args[i+1].text == "environment") {
+				prints = true
+			}
+		}
+	case "envsubst":
+		// envsubst prints its input with the variables it names
+		// replaced by their values: all of them, or those its
+		// SHELL-FORMAT operand names; -v (--variables) prints the names.
+		prints = envsubstPrints(an, args)
+	case "jq", "gojq", "jaq", "yq", "tomlq", "xq":
 		// jq's env and $ENV, yq's env(NAME) and strenv(NAME) are the
-		// environment (jq -n env, jq -n '$ENV.GITHUB_TOKEN').
+		// environment (jq -n env, jq -n '$ENV.GITHUB_TOKEN'); tomlq and
+		// xq, python yq's programs for TOML and XML, hand their filter
+		// to jq (tomlq -n 'env.GITHUB_TOKEN' printed the token, round
+		// redteam132).
 		for _, a := range args {
 			if a.dynamic || !strings.HasPrefix(a.text, "-") && jqReadsEnv(a.text) {
 				prints = true
 			}
 		}
+		an.jqCodeFiles(name, args)
 	case "systemctl":
 		for _, a := range args {
 			prints = prints || a.text == "show-environment" || a.dynamic
@@ -161,14 +182,136 @@ func (an *analyzer) envPrinter(name string, args []word) {
 	}
 }
 
+// psBSDEnv reports whether ps args hold the BSD option e before a BSD
+// option that takes a value in the same word (ps eaxo args, ps eU root,
+// ps eaxk pid), which procps reads as e and that option: each process's
+// environment is shown, the agent's own among them. The values of
+// options (ps -o user, ps U eve) are passed over.
+func psBSDEnv(args []word) bool {
+	valueNext := false
+	for _, a := range args {
+		t := a.text
+		if valueNext {
+			valueNext = false
+			continue
+		}
+		if t == "--" {
+			return false
+		}
+		if strings.HasPrefix(t, "--") {
+			valueNext = !strings.Contains(t, "=") && slices.Contains([]string{"--format", "--sort", "--pid", "--ppid",
+				"--user", "--User", "--group", "--Group", "--sid", "--tty", "--cols", "--columns", "--width",
+				"--lines", "--rows", "--quick-pid"}, t)
+			continue
+		}
+		if strings.HasPrefix(t, "-") {
+			// UNIX options: those that take a value take it attached or
+			// as the next word.
+			if k := strings.IndexAny(t[1:], "CGgOopqstuU"); k >= 0 {
+				valueNext = k == len(t)-2
+			}
+			continue
+		}
+		for k := 0; k < len(t); k++ {
+			if t[k] == 'e' {
+				return true
+			}
+			if strings.IndexByte("OokpqtU", t[k]) >= 0 {
+				valueNext = k == len(t)-1
+				break
+			}
+		}
+	}
+	return false
+}
+
+// makePrintsDatabase reports whether make args hold -p
+// (--print-data-base, or a prefix of it that names no other option):
+// alone, in a cluster of options before one that takes a value, or in
+// MAKEFLAGS given as an argument.
+func makePrintsDatabase(args []word) bool {
+	for _, a := range args {
+		t := a.text
+		if a.dynamic {
+			return true
+		}
+		if t == "--" {
+			return false
+		}
+		if v, ok := strings.CutPrefix(t, "MAKEFLAGS="); ok {
+			t = v
+			if !strings.HasPrefix(t, "-") {
+				t = "-" + t // MAKEFLAGS=p: its first word is a cluster
+			}
+		}
+		if strings.HasPrefix(t, "--") {
+			if len(t) >= len("--print-da") && strings.HasPrefix("--print-data-base", t) {
+				return true
+			}
+			continue
+		}
+		if !strings.HasPrefix(t, "-") {
+			continue
+		}
+		for _, f := range strings.Fields(t) {
+			if !strings.HasPrefix(f, "-") || strings.HasPrefix(f, "--") {
+				continue
+			}
+			for k := 1; k < len(f); k++ {
+				if f[k] == 'p' {
+					return true
+				}
+				if strings.IndexByte("CfIoWE", f[k]) >= 0 {
+					break // the rest is the option's value
+				}
+			}
+		}
+	}
+	return false
+}
+
+// envsubstVar matches a variable envsubst's SHELL-FORMAT names.
+var envsubstVar = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// envsubstPrints reports whether envsubst args may print a secret
+// variable's value: without a SHELL-FORMAT operand every variable its
+// input names is replaced; with one, those it names. -v (--variables)
+// prints the names only.
+func envsubstPrints(an *analyzer, args []word) bool {
+	var formats []word
+	for _, a := range args {
+		switch {
+		case a.dynamic:
+			return true
+		case a.text == "-v" || strings.HasPrefix(a.text, "--v"):
+			return false
+		case strings.HasPrefix(a.text, "-"):
+		default:
+			formats = append(formats, a)
+		}
+	}
+	if len(formats) == 0 {
+		return true
+	}
+	for _, f := range formats {
+		for _, m := range envsubstVar.FindAllStringSubmatch(f.text, -1) {
+			if an.secretVar(m[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // jqReadsEnv reports whether the jq or yq filter f reads the
 // environment: $ENV, or env (yq's env(NAME), strenv(NAME)) as a name of
 // its own, not a field (.env), an object's key ({env: 1}) or inside a
 // string ("env").
 func jqReadsEnv(f string) bool {
-	if strings.Contains(f, "$ENV") {
+	if strings.Contains(f, "$ENV") || jqDollarEnv.MatchString(f) {
 		return true
 	}
+	inString := jqStringText(f)
 	for _, m := range jqEnvName.FindAllStringIndex(f, -1) {
 		start, end := m[0], m[1]
 		for start < end && !isNameByte(f[start]) {
@@ -178,12 +321,113 @@ func jqReadsEnv(f string) bool {
 			start += 3
 		}
 		rest := strings.TrimLeft(f[end:], " \t\n")
-		if strings.HasPrefix(rest, ":") || start > 0 && f[start-1] == '"' || strings.Count(f[:start], `"`)%2 == 1 {
+		if strings.HasPrefix(rest, ":") || inString[start] {
 			continue
 		}
 		return true
 	}
 	return false
+}
+
+// jqCodeFiles records the files whose jq code jq (gojq, jaq, yq) args
+// run: with -f (--from-file) the program is a file, one of its operands;
+// include and import in a program load modules (NAME.jq) from the
+// directories of -L and jq's own. Written by the line, such a file runs
+// code of the line's that the gate did not see (printf 'env\n' > x.jq;
+// jq -n -f x.jq printed the environment, round redteam132).
+func (an *analyzer) jqCodeFiles(name string, args []word) {
+	fromFile, modules := false, false
+	for _, a := range args {
+		t := a.text
+		switch {
+		case a.dynamic:
+		case strings.HasPrefix(t, "--"):
+			if opt, v, ok := strings.Cut(t, "="); ok && strings.HasPrefix("--from-file", opt) && len(opt) > 3 {
+				an.usesCode(name, v)
+			}
+			fromFile = fromFile || strings.HasPrefix("--from-file", t) && len(t) > 3
+		case strings.HasPrefix(t, "-"):
+			// A cluster of one-letter options; -L takes the rest.
+			k := strings.IndexByte(t, 'L')
+			if k < 0 {
+				k = len(t)
+			}
+			fromFile = fromFile || strings.IndexByte(t[:k], 'f') > 0
+		default:
+			modules = modules || jqLoadsModule(t)
+		}
+	}
+	if fromFile {
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") && !a.dynamic {
+				an.usesCode(name, a.text)
+			}
+		}
+	}
+	if modules {
+		an.usesCode(name, "/", "*.jq")
+	}
+}
+
+// jqModuleWord matches include or import as a word of a jq program.
+var jqModuleWord = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(include|import)\b`)
+
+// jqLoadsModule reports whether the jq program f may load a module.
+func jqLoadsModule(f string) bool {
+	return jqModuleWord.MatchString(f)
+}
+
+// jqDollarEnv matches $ENV spelled with blanks or a comment between the $
+// and the name, which jq 1.6 reads as $ENV too ($ ENV.GITHUB_TOKEN).
+var jqDollarEnv = regexp.MustCompile(`\$(\s|#[^\n]*\n)*ENV\b`)
+
+// jqStringText marks the bytes of the jq filter f that lie in the text of
+// a string literal: not those of an interpolation \(…) in it, which is
+// code ("\(env.GITHUB_TOKEN)" printed the token, round redteam132).
+func jqStringText(f string) []bool {
+	in := make([]bool, len(f)+1)
+	// A frame is a string entered: outer is the depth of parentheses of
+	// the code around it, interp marks the reading of an interpolation of
+	// it, whose own parentheses depth counts.
+	type frame struct {
+		outer  int
+		interp bool
+	}
+	var stack []frame
+	depth := 0
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if n := len(stack); n > 0 && !stack[n-1].interp {
+			in[i] = true
+			switch {
+			case c == '\\' && i+1 < len(f) && f[i+1] == '(':
+				i++
+				stack[n-1].interp, depth = true, 0
+			case c == '\\':
+				in[i+1] = true
+				i++
+			case c == '"':
+				depth = stack[n-1].outer
+				stack = stack[:n-1]
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			stack = append(stack, frame{outer: depth})
+			in[i] = true
+		case '(':
+			depth++
+		case ')':
+			if n := len(stack); depth == 0 && n > 0 {
+				stack[n-1].interp = false // back to the string's text
+				in[i] = true
+				continue
+			}
+			depth--
+		}
+	}
+	return in
 }
 
 // jqEnvName matches env or strenv as a whole name not after a dot or $.

@@ -22,6 +22,10 @@ func TestJQReadsEnv(t *testing.T) {
 		"strenv(GITHUB_TOKEN)": true, "env(X)": true, "[env]": true, ".a | env": true,
 		".env": false, "{env: 1} | .env": false, `select(.name == "env")`: false, `.["env"]`: false,
 		".environment": false, "$x": false, ".a.env.b": false, "myenv": false, "env_x": false,
+		// An interpolation in a string is code; $ ENV is $ENV (jq 1.6).
+		`"\(env)"`: true, `"\(env.GITHUB_TOKEN)"`: true, `"x\("a" | env.X)"`: true, `"\("\(env.X)")"`: true,
+		`@text "\(env)"`: true, "$ ENV.X": true, "$\tENV": true, "$#c\nENV.X": true, `"\(.a) env" | env`: true,
+		`"env \(.a)"`: false, `"\(.a) env"`: false, `"a\\(env)"`: false, `"\((.a)) env"`: false,
 	} {
 		if got := jqReadsEnv(f); got != want {
 			t.Errorf("jqReadsEnv(%q) = %v, want %v", f, got, want)

@@ -1095,6 +1095,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 		if isCompiler(name) {
 			args = an.compilerDirs(name, args)
 		} else if name == "cmake" {
+			an.cmakeScripts(name, args) // before cmakePaths takes its options away
 			args = an.cmakePaths(name, args)
 		}
 		if !noFiles.get()[name] {
@@ -1521,6 +1522,10 @@ func (an *analyzer) toolCode(name string, args []word) {
 	}
 	an.rt60ToolCode(name, args)
 	an.rt61ToolCode(name, args)
+	if name != "cmake" {
+		an.cmakeScripts(name, args) // cmake's: see fileCommand
+	}
+	an.buildFileOptions(name, args)
 	an.rt63ToolCode(name, args)
 	an.stylesheetCode(name, args)
 	an.runnerCodeUses(name, args)
@@ -1673,7 +1678,10 @@ var noFiles = lazy[map[string]bool]{build: func() map[string]bool {
 		"which", "exit", "return", "shift", "break", "continue", "times", "umask", "dirs", "help",
 		"tr", "cut", "join", "expand", "unexpand", "numfmt", "factor", "logname", "groups", "kill",
 		"wait", "date", "fg", "bg", "disown", "caller", "getconf", "locale", "clear", "tput",
-		"hostname", "uptime", "free", "ps", "pgrep", "df"} {
+		"hostname", "uptime", "free", "ps", "pgrep", "df",
+		// envsubst filters its standard input; its operand names
+		// variables (see envPrinter).
+		"envsubst"} {
 		m[n] = true
 	}
 	return m

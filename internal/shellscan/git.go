@@ -137,6 +137,13 @@ func (an *analyzer) git(args []word) {
 	}
 	if gitLinkers.get()[sub] {
 		defer an.mayLink()
+		if sub == "clone" || sub == "worktree" || !gitKeepsWorktree(sub, args[i+1:]) {
+			defer func() {
+				if an.checkoutAt == 0 {
+					an.checkoutAt = len(an.a.accesses) + 1
+				}
+			}()
+		}
 		if sub != "clone" && sub != "worktree" {
 			// It writes the worktree's files under the names the
 			// commits, the stash or the patch give them.

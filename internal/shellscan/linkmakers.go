@@ -240,6 +240,9 @@ func (an *analyzer) linkMakerCall(file, name string, args []word) func() {
 		switch kind {
 		case linkAnywhere:
 			an.mayLink()
+			if !an.guess && an.checkoutAt == 0 {
+				an.checkoutAt = len(an.a.accesses) + 1
+			}
 		case linkVenv:
 			for _, d := range dirs {
 				an.linkZones = append(an.linkZones, linkZone{dir: d, from: len(an.a.accesses)})
@@ -284,6 +287,53 @@ func (an *analyzer) writesThroughZones() {
 			if an.zoneHit(z, acc, an.zoneOwned(i)) {
 				an.opaque("the command writes " + clipName(acc.path) + " after a command that may make links there that lead out of the workdir (a virtual environment's python, a package in node_modules)")
 				return
+			}
+		}
+	}
+}
+
+// readsThroughNodeModules makes the line opaque when, after a package
+// manager filled node_modules (see linkNodeModules), it reads a path
+// beneath a node_modules directory, or a word or pattern only known when
+// it runs: npm and yarn link a file: dependency where it lies, anywhere
+// (npm install && cat node_modules/h/.ssh/id_ed25519 printed the key of
+// a project whose package.json depends on file:../home, and was allowed,
+// round redteam132), or a directory holding node_modules, which a
+// recursive read may walk (grep -R KEY .), and the caller checks the
+// links the project holds before the line runs. The code a command runs from there (node
+// node_modules/x/cli.js) is the packages' own.
+func (an *analyzer) readsThroughNodeModules() {
+	for _, z := range an.linkZones {
+		if !z.nodeModules {
+			continue
+		}
+		from := z.from
+		if an.unordered {
+			from = 0
+		}
+		for _, at := range an.dynamicReadsAt {
+			if at >= from {
+				an.opaque("the line reads files only known when it runs after a package manager may have linked packages from outside the workdir into node_modules")
+				return
+			}
+		}
+		for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
+			if acc.mode != modeRead || acc.own || acc.runs {
+				continue
+			}
+			for _, c := range an.a.cwds {
+				p := an.resolve(c, acc.path)
+				holds := false
+				for _, c2 := range an.a.cwds {
+					// A directory holding the node_modules of a working
+					// directory, which a recursive read may walk (grep
+					// -R KEY .).
+					holds = holds || within(an.resolve(c2, "."), p)
+				}
+				if beneathNodeModules(p) || holds {
+					an.opaque("the command reads " + clipName(acc.path) + " after a package manager may have linked a package from outside the workdir there")
+					return
+				}
 			}
 		}
 	}

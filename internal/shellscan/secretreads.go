@@ -13,5 +13,6 @@ func (an *analyzer) readPattern(p string) {
 	}
 	if !contains(an.a.readPatterns, p) {
 		an.a.readPatterns = append(an.a.readPatterns, p)
+		an.dynamicReadsAt = append(an.dynamicReadsAt, len(an.a.accesses))
 	}
 }
