@@ -575,8 +575,9 @@ func (g *Gate) Decide(ctx context.Context, call Call) (Verdict, error) {
 // session log keeps and read_file reads back. So a path read_file may not
 // read may not be changed either without the same approval (a rule that
 // denies reading .env denied read_file .env while edit_file .env told its
-// content, rt132files). A write_file of a file that does not exist shows
-// nothing and is not affected. It returns an error only when ctx is done.
+// content, rt132files). A FilePolicy's default, given when no rule
+// matched (Layer "default"), does not count. A write_file of a file that does
+// not exist shows nothing and is not affected. It returns an error only when ctx is done.
 func (g *Gate) changeReads(ctx context.Context, call Call) (*Verdict, error) {
 	p := fileToolPath(call)
 	if p == "" {
@@ -600,7 +601,11 @@ func (g *Gate) changeReads(ctx context.Context, call Call) (*Verdict, error) {
 		}
 		rv = Verdict{Decision: Deny, Reason: "policy error: " + err.Error()}
 	}
-	if rv.Decision == Allow {
+	if rv.Decision == Allow || rv.Layer == "default" && rv.Decision.Valid() {
+		// Allowed, or refused because no rule matched (a FilePolicy's
+		// default for what its rules do not name): a host that allows
+		// changes and has no rule about reading the path has not said
+		// the file is not to be seen.
 		return nil, nil
 	}
 	if !rv.Decision.Valid() {
