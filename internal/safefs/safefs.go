@@ -27,6 +27,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -644,12 +645,18 @@ func (o op) writeAtomic(data []byte) error {
 // TempName returns the name of a temporary file for the file named base,
 // tag being its 12 random hex digits: .<base>.<tag>.tmp, with base cut
 // short (from its end) when the name would not fit in storage.NameMax
-// bytes, as for the log of an id longer than 231 characters. A cut name is
-// exactly storage.NameMax bytes long; readers that match a temporary file
+// bytes, as for the log of an id longer than 231 characters, at the start
+// of a character. A cut name of an ASCII base (every record's) is exactly
+// storage.NameMax bytes long; readers that match a temporary file
 // to its record take its base as a prefix of the record's name then.
 func TempName(base, tag string) string {
 	const extra = len("..") + len(".tmp")
 	if room := storage.NameMax - extra - len(tag); len(base) > room {
+		// Cut at the start of a character, not inside one: a file
+		// system that keeps names in UTF-8 (APFS) refuses a broken one.
+		for room > 0 && !utf8.RuneStart(base[room]) {
+			room--
+		}
 		base = base[:room]
 	}
 	return "." + base + "." + tag + ".tmp"

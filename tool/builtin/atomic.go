@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
 
 // File modes of what the mutating tools create. The umask applies, so a
@@ -20,7 +22,8 @@ const (
 )
 
 // writeAtomic replaces the file name in dir with data: it writes a
-// temporary file .<name>.<12 hex>.tmp in the same open directory, syncs
+// temporary file .<name>.<12 hex>.tmp (name cut short if need be, see
+// safefs.TempName) in the same open directory, syncs
 // it, gives it the mode (and, where allowed, the owner) of the file it
 // replaces, renames it over name and syncs the directory. old describes
 // the file being replaced, or is nil for a new file. Readers see the old
@@ -29,7 +32,9 @@ const (
 func writeAtomic(dir *dirHandle, name string, data []byte, old *fileStat) (err error) {
 	var suffix [6]byte
 	rand.Read(suffix[:])
-	tmp := "." + name + "." + hex.EncodeToString(suffix[:]) + ".tmp"
+	// The name of a file the tool may write is up to NAME_MAX long; the
+	// temporary one shortens it to fit.
+	tmp := safefs.TempName(name, hex.EncodeToString(suffix[:]))
 	mode := fs.FileMode(newFileMode)
 	if old != nil {
 		mode = tempMode // until it gets the old file's mode
