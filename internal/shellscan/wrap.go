@@ -119,6 +119,7 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if why := outsideState(name, args); why != "" {
 		an.opaque(why)
 	}
+	an.scriptRunner(name, args)
 	if name == "gh" {
 		an.ghBrings(args)
 	}
