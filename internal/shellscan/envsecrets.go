@@ -271,7 +271,7 @@ func makePrintsDatabase(args []word) bool {
 }
 
 // envsubstVar matches a variable envsubst's SHELL-FORMAT names.
-var envsubstVar = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+var envsubstVar = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`) }}
 
 // envsubstPrints reports whether envsubst args may print a secret
 // variable's value: without a SHELL-FORMAT operand every variable its
@@ -294,7 +294,7 @@ func envsubstPrints(an *analyzer, args []word) bool {
 		return true
 	}
 	for _, f := range formats {
-		for _, m := range envsubstVar.FindAllStringSubmatch(f.text, -1) {
+		for _, m := range envsubstVar.get().FindAllStringSubmatch(f.text, -1) {
 			if an.secretVar(m[1]) {
 				return true
 			}
@@ -308,7 +308,7 @@ func envsubstPrints(an *analyzer, args []word) bool {
 // its own, not a field (.env), an object's key ({env: 1}) or inside a
 // string ("env").
 func jqReadsEnv(f string) bool {
-	if strings.Contains(f, "$ENV") || jqDollarEnv.MatchString(f) {
+	if strings.Contains(f, "$ENV") || jqDollarEnv.get().MatchString(f) {
 		return true
 	}
 	inString := jqStringText(f)
@@ -370,16 +370,16 @@ func (an *analyzer) jqCodeFiles(name string, args []word) {
 }
 
 // jqModuleWord matches include or import as a word of a jq program.
-var jqModuleWord = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(include|import)\b`)
+var jqModuleWord = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(include|import)\b`) }}
 
 // jqLoadsModule reports whether the jq program f may load a module.
 func jqLoadsModule(f string) bool {
-	return jqModuleWord.MatchString(f)
+	return jqModuleWord.get().MatchString(f)
 }
 
 // jqDollarEnv matches $ENV spelled with blanks or a comment between the $
 // and the name, which jq 1.6 reads as $ENV too ($ ENV.GITHUB_TOKEN).
-var jqDollarEnv = regexp.MustCompile(`\$(\s|#[^\n]*\n)*ENV\b`)
+var jqDollarEnv = lazy[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\$(\s|#[^\n]*\n)*ENV\b`) }}
 
 // jqStringText marks the bytes of the jq filter f that lie in the text of
 // a string literal: not those of an interpolation \(…) in it, which is
