@@ -70,7 +70,9 @@ func (g *Gate) protectedGitMayBring(sub string, ops []string, network bool) stri
 }
 
 // absentProtectedInWorktree returns the protected paths inside the
-// worktree (the workdir outside .git) that do not exist.
+// worktree (the workdir outside .git) that do not exist, or that cannot
+// be looked at: a file where a directory of the path would be (conf, a
+// file, for conf/prod.yaml) is replaced by git with a commit's directory.
 func (g *Gate) absentProtectedInWorktree() []string {
 	gitDir := filepath.Join(g.workdir, ".git")
 	var out []string
@@ -78,7 +80,7 @@ func (g *Gate) absentProtectedInWorktree() []string {
 		if !pathmatch.Within(p, g.workdir) || pathmatch.Within(p, gitDir) || p == g.workdir {
 			continue
 		}
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(p); err != nil {
 			out = append(out, p)
 		}
 	}

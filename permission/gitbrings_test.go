@@ -147,6 +147,39 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 			}
 		})
 	}
+	// A protected file below a name that is a file now (conf, for
+	// conf/prod.yaml): checking out a branch where conf is a directory
+	// creates it.
+	t.Run("below a file", func(t *testing.T) {
+		home, wd := t.TempDir(), t.TempDir()
+		gitIn(t, wd, "init", "-q", "-b", "main")
+		if err := os.WriteFile(filepath.Join(wd, "conf"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, wd, "add", "-A")
+		gitIn(t, wd, "commit", "-q", "-m", "main")
+		gitIn(t, wd, "checkout", "-q", "-b", "D")
+		gitIn(t, wd, "rm", "-q", "conf")
+		if err := os.MkdirAll(filepath.Join(wd, "conf"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(wd, "conf", "prod.yaml"), []byte("y\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, wd, "add", "-A")
+		gitIn(t, wd, "commit", "-q", "-m", "D")
+		gitIn(t, wd, "checkout", "-q", "main")
+		g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+			Protected: []string{filepath.Join(wd, "conf", "prod.yaml")}})
+		line := "git checkout -q D"
+		if v := decideBy(t, g, line); v.Decision == permission.Allow {
+			t.Errorf("%q: allowed (%s), want an ask", line, v.Reason)
+		}
+		out := runIn(t, home, wd, line, gitIdentity...)
+		if _, err := os.Lstat(filepath.Join(wd, "conf", "prod.yaml")); err != nil {
+			t.Errorf("%q did not create conf/prod.yaml when run (%v):\n%s", line, err, out)
+		}
+	})
 	// One gate judges the lines of a repository whose history holds no
 	// .lite-agent, then the same lines once a new branch C has one: the
 	// history the gate remembers as clean must not hide C.
