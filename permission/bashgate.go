@@ -453,12 +453,12 @@ func gitDirComponent(p string) bool {
 func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 	changer, several := gitIndexChanges(a)
 	repoCode := map[bool]string{} // gitRepoCode's answer, by whether sub reaches a remote
-	lineNetwork := false          // a git command of the line fetches commits
+	localFetch := false           // a git command of the line fetches from a repository on this machine
 	for _, c := range a.Commands {
 		if pathmatch.FoldName(path.Base(c.Name)) == "git" {
 			for _, arg := range c.Args {
 				if !strings.HasPrefix(arg, "-") {
-					lineNetwork = lineNetwork || gitNetwork(arg) || arg == "submodule"
+					localFetch = localFetch || (arg == "fetch" || arg == "pull") && g.pushTarget(c.Args) != ""
 					break
 				}
 			}
@@ -507,7 +507,7 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 				return "git " + sub + " may rewrite or remove the protected " + clip(p)
 			}
 			if gitMayBringFiles(sub, c.Args) {
-				if p := g.protectedGitMayBring(sub, gitOperands(c.Args), lineNetwork); p != "" {
+				if p := g.protectedGitMayBring(gitOperands(c.Args), localFetch); p != "" {
 					return "git " + sub + " may create the protected " + clip(p) + " from a commit, the index or a fetch"
 				}
 			}
@@ -541,12 +541,13 @@ func gitOperands(args []string) []string {
 }
 
 // gitMayBringFiles reports whether git args (the subcommand sub first)
-// may create files of the worktree from commits, the index, a stash or a
-// patch: not git rm, mv or clean, which only remove or move what is
-// there, nor a new branch at HEAD (git checkout -b x, git switch -c x).
+// may create files of the worktree from commits, the index or a stash:
+// not git rm, mv or clean, which only remove or move what is there, nor a
+// new branch at HEAD (git checkout -b x, git switch -c x), nor git apply
+// and am, whose patches the analysis judges on its own.
 func gitMayBringFiles(sub string, args []string) bool {
 	switch sub {
-	case "rm", "mv", "clean":
+	case "rm", "mv", "clean", "apply", "am":
 		return false
 	case "checkout", "switch":
 		ops, newBranch := 0, false

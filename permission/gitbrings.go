@@ -32,23 +32,20 @@ const (
 // workdir outside .git) that does not exist now but that git sub, a
 // command that writes the worktree from commits, the index or a stash
 // (git checkout B -- .lite-agent/hooks.json, git merge B, git stash pop),
-// could create: one that the index, a commit of the repository's history
-// (every ref, every reflog entry, the revisions the line names) or the
-// line's network source may hold. ops are the command's operands, which
-// may name revisions. It returns "" when none can be brought, and a path
-// whenever the history cannot be read in full: an opaque history asks.
-func (g *Gate) protectedGitMayBring(sub string, ops []string, network bool) string {
+// could create: one that the index or a commit of the repository's
+// history (every ref, every reflog entry, the revisions the line names)
+// may hold, or that a repository on this machine the line fetches from
+// may (localFetch: its history is not read). ops are the command's
+// operands, which may name revisions. It returns "" when none can be
+// brought, and a path whenever the history cannot be read in full: an
+// opaque history asks. What a fetch from the network brings is the
+// upstream repository's, as trusted as the clone it came from.
+func (g *Gate) protectedGitMayBring(ops []string, localFetch bool) string {
 	absent := g.absentProtectedInWorktree()
 	if len(absent) == 0 {
 		return ""
 	}
-	switch sub {
-	case "pull", "am", "apply":
-		// Commits or patches from outside the repository's history.
-		return absent[0]
-	}
-	if network {
-		// A fetch on the line brings commits the history does not hold yet.
+	if localFetch {
 		return absent[0]
 	}
 	rels := make([]string, len(absent))

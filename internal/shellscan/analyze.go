@@ -93,6 +93,10 @@ type access struct {
 	// goBuiltHere): what it writes there is built from the sources it
 	// reads, which the analysis checks as code (see compiler and make).
 	built bool
+	// names marks the read of a command that shows only names and
+	// metadata (ls, stat, du; see listsNamesOnly): a link a checkout made
+	// there leads it to no file's contents.
+	names bool
 	// own marks an unknown path that is the very file its command runs
 	// or builds as code (python3 x.py, make -f mk): the command reads
 	// it, and that use is checked on its own.
@@ -1508,7 +1512,7 @@ func (an *analyzer) checkoutReads() {
 		}
 	}
 	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
-		if acc.mode != modeRead || acc.settings || acc.runs || acc.own || acc.path == "/dev/null" || path.Base(acc.path) == "..." {
+		if acc.mode != modeRead || acc.settings || acc.runs || acc.own || acc.names || acc.path == "/dev/null" || path.Base(acc.path) == "..." {
 			// The script a command runs (node app.js) and the packages
 			// go test builds (., ./... a pattern of them) are code the
 			// commits bring, which the analysis takes as the project's

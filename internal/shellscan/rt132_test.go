@@ -16,11 +16,13 @@ func TestRT132ReadsAfterGitTree(t *testing.T) {
 		`git restore --source=x k && cat k`, `git checkout x -- lnk && wc -l lnk/id_ed25519`,
 		`git cherry-pick x && less k`, `git clone -q https://example.com/r && cat r/README`,
 		`for b in a c; do cat k; git checkout -q x; done`,
+		`git pull && tree --fromfile lnk/k`, `git pull && ls "$(cat lnk/k)"`,
 	}
 	clean := []string{
 		`git checkout -b x && cat README`, `git switch -c x && head README`, `git status && cat README`,
 		`cat README && git pull`, `git pull && git log -1`, `git pull && node app.js`, `git pull && go test ./...`,
 		`git checkout x && cat /etc/hostname`, `git stash list && cat README`, `git pull > /dev/null`,
+		`git clone -q . r && ls r`, `git pull && ls -la src`, `git checkout x && du -sh .`, `git pull && stat README`,
 	}
 	checkRT57Lines(t, opaque, clean)
 }

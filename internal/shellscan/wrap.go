@@ -363,8 +363,32 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 	if !guessable(name) && !noFiles.get()[name] {
 		an.unmodelled(ws[0], name, args)
 	}
+	n := len(an.a.accesses)
 	an.fileCommand(name, args)
+	if listsNamesOnly(name, args) {
+		for i := n; i < len(an.a.accesses); i++ {
+			an.a.accesses[i].names = true
+		}
+	}
 	return false
+}
+
+// listsNamesOnly reports whether the command name args shows only names
+// and metadata of the files it is given (ls, stat, du …), never their
+// contents, nor names read from a file (du --files0-from, tree
+// --fromfile, ls and du's --exclude-from kin).
+func listsNamesOnly(name string, args []word) bool {
+	switch name {
+	case "ls", "dir", "vdir", "stat", "du", "tree", "readlink", "realpath":
+	default:
+		return false
+	}
+	for _, a := range args {
+		if a.dynamic || strings.HasPrefix(a.text, "-") && strings.Contains(strings.ToLower(a.text), "from") {
+			return false
+		}
+	}
+	return true
 }
 
 // opaqueCommands are the commands and builtins that run code the analysis
