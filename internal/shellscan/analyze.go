@@ -1501,17 +1501,12 @@ func (an *analyzer) checkoutReads() {
 	if an.checkoutAt == 0 {
 		return
 	}
-	from := an.checkoutAt - 1
-	if an.unordered {
-		from = 0
+	from, dynamic := an.readsAfter(an.checkoutAt - 1)
+	if dynamic {
+		an.opaque("the line reads files only known when it runs after a checkout that may have made symbolic links")
+		return
 	}
-	for _, at := range an.dynamicReadsAt {
-		if at >= from {
-			an.opaque("the line reads files only known when it runs after a checkout that may have made symbolic links")
-			return
-		}
-	}
-	for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
+	for _, acc := range an.a.accesses[from:] {
 		if acc.mode != modeRead || acc.settings || acc.runs || acc.own || acc.names || acc.path == "/dev/null" || path.Base(acc.path) == "..." {
 			// The script a command runs (node app.js) and the packages
 			// go test builds (., ./... a pattern of them) are code the
@@ -1527,6 +1522,22 @@ func (an *analyzer) checkoutReads() {
 			}
 		}
 	}
+}
+
+// readsAfter returns where the accesses that may come after the command
+// whose accesses start at from begin (0 when the line's order is unknown,
+// see unordered), clamped to the accesses, and whether the line reads
+// files only known when it runs from there on.
+func (an *analyzer) readsAfter(from int) (int, bool) {
+	if an.unordered {
+		from = 0
+	}
+	for _, at := range an.dynamicReadsAt {
+		if at >= from {
+			return from, true
+		}
+	}
+	return min(from, len(an.a.accesses)), false
 }
 
 // maxLinkChecks bounds the pairs of paths unknownAfterLink compares; a

@@ -307,17 +307,12 @@ func (an *analyzer) readsThroughNodeModules() {
 		if !z.nodeModules {
 			continue
 		}
-		from := z.from
-		if an.unordered {
-			from = 0
+		from, dynamic := an.readsAfter(z.from)
+		if dynamic {
+			an.opaque("the line reads files only known when it runs after a package manager may have linked packages from outside the workdir into node_modules")
+			return
 		}
-		for _, at := range an.dynamicReadsAt {
-			if at >= from {
-				an.opaque("the line reads files only known when it runs after a package manager may have linked packages from outside the workdir into node_modules")
-				return
-			}
-		}
-		for _, acc := range an.a.accesses[min(from, len(an.a.accesses)):] {
+		for _, acc := range an.a.accesses[from:] {
 			if acc.mode != modeRead || acc.own || acc.runs {
 				continue
 			}
