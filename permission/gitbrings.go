@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -130,8 +128,16 @@ var errHistory = errors.New("the repository's history cannot be read in full")
 // that names a tree (B:sub, whose files git checkout B:sub -- . writes at
 // the top), a reflog selector or a search, or an object name that is not
 // one of the history's, is an error, as is a history too large to read.
-func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bool) (int, error) {
-	st := filesystem.NewStorageWithOptions(osfs.New(filepath.Join(workdir, ".git")), cache.NewObjectLRUDefault(),
+func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bool) (i int, err error) {
+	// go-git decodes what a repository holds, which whoever made the
+	// repository chose: a decoder that panics on it makes the history
+	// unreadable (the line asks), never the gate's process end.
+	defer func() {
+		if r := recover(); r != nil {
+			i, err = 0, fmt.Errorf("%w: reading it failed: %v", errHistory, r)
+		}
+	}()
+	st := filesystem.NewStorageWithOptions(gitDirFiles(filepath.Join(workdir, ".git")), cache.NewObjectLRUDefault(),
 		filesystem.Options{KeepDescriptors: true, ExclusiveAccess: true})
 	defer st.Close()
 	if idx, err := st.Index(); err == nil {
@@ -214,7 +220,11 @@ func historyRoots(st *filesystem.Storage, gitDir string) ([]plumbing.Hash, error
 		return nil, fmt.Errorf("%w: refs: %w", errHistory, err)
 	}
 	for _, f := range []string{"HEAD", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD", "AUTO_MERGE"} {
-		roots = append(roots, hashesIn(filepath.Join(gitDir, f))...)
+		hs, err := hashesIn(filepath.Join(gitDir, f))
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, hs...)
 	}
 	err = filepath.WalkDir(filepath.Join(gitDir, "logs"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -223,10 +233,12 @@ func historyRoots(st *filesystem.Storage, gitDir string) ([]plumbing.Hash, error
 			}
 			return err
 		}
-		if d.Type().IsRegular() {
-			roots = append(roots, hashesIn(p)...)
+		if d.IsDir() {
+			return nil
 		}
-		return nil
+		hs, err := hashesIn(p)
+		roots = append(roots, hs...)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%w: reflogs: %w", errHistory, err)
@@ -235,25 +247,33 @@ func historyRoots(st *filesystem.Storage, gitDir string) ([]plumbing.Hash, error
 }
 
 // hashesIn returns the object names at the starts of the lines of file f
-// and, for a reflog, after the first (old new …), ignoring the rest.
-func hashesIn(f string) []plumbing.Hash {
-	b, err := os.ReadFile(f)
+// and, for a reflog, after the first (old new …), ignoring the rest. A
+// missing f holds none; one that is not a regular file (a FIFO, a
+// device), or is larger than maxGitRefFile, is an error: what it would
+// name is unknown.
+func hashesIn(f string) ([]plumbing.Hash, error) {
+	b, err := readNoWait(f, maxGitRefFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("%w: %w", errHistory, err)
 	}
 	var out []plumbing.Hash
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
+	for line := range bytes.Lines(b) { // no bound on a line: a long reflog message hides no entry after it
+		fields := strings.Fields(string(line))
 		for _, w := range fields[:min(2, len(fields))] {
 			if h, ok := hexHash(w); ok && !h.IsZero() {
 				out = append(out, h)
 			}
 		}
 	}
-	return out
+	return out, nil
 }
+
+// maxGitRefFile bounds the size of a special head or a reflog the
+// history check reads (a reflog line is about 150 bytes).
+const maxGitRefFile = 64 << 20
 
 // looksLikeHash reports whether s may be an abbreviated object name.
 func looksLikeHash(s string) bool {
@@ -301,23 +321,13 @@ func (w *historyWalk) from(h plumbing.Hash) (int, error) {
 		}
 		switch typ {
 		case plumbing.CommitObject, plumbing.TagObject:
-			// The headers: tree and parent of a commit, object of a tag.
-			for line := range strings.Lines(string(body)) {
-				line = strings.TrimSuffix(line, "\n")
-				if line == "" {
-					break // the message follows
-				}
-				key, val, _ := strings.Cut(line, " ")
-				x, ok := hexHash(val)
-				switch {
-				case key == "tree" && ok:
-					if i, err := w.tree(x); err != nil || i >= 0 {
-						return i, err
-					}
-				case key == "parent" && ok && !w.shallow[h], key == "object" && ok:
-					stack = append(stack, x)
+			trees, next := headerLinks(body, !w.shallow[h])
+			for _, x := range trees {
+				if i, err := w.tree(x); err != nil || i >= 0 {
+					return i, err
 				}
 			}
+			stack = append(stack, next...)
 		case plumbing.TreeObject:
 			if i, err := w.tree(h); err != nil || i >= 0 {
 				return i, err
@@ -325,6 +335,29 @@ func (w *historyWalk) from(h plumbing.Hash) (int, error) {
 		}
 	}
 	return -1, nil
+}
+
+// headerLinks returns the objects the headers of a commit or a tag (body)
+// name: its trees (tree), and the commits or objects the walk goes on to
+// (parent, with parents set; a tag's object). The headers end at the
+// first empty line, where the message begins.
+func headerLinks(body []byte, parents bool) (trees, next []plumbing.Hash) {
+	for line := range bytes.Lines(body) {
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if len(line) == 0 {
+			break
+		}
+		key, val, _ := bytes.Cut(line, []byte(" "))
+		x, ok := hexHash(string(val))
+		switch {
+		case !ok:
+		case string(key) == "tree":
+			trees = append(trees, x)
+		case string(key) == "parent" && parents, string(key) == "object":
+			next = append(next, x)
+		}
+	}
+	return trees, next
 }
 
 // object reads the object h, whole.

@@ -1,0 +1,65 @@
+package permission
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzGitTreeEntry feeds treeEntry, the decoder of git tree objects the
+// history check reads from a repository anyone may have made, arbitrary
+// bodies and names: it must never panic, and a name it finds must be one
+// of the body's entries, its object name the 20 bytes after the name.
+func FuzzGitTreeEntry(f *testing.F) {
+	h := bytes.Repeat([]byte{0xab}, 20)
+	entry := func(mode, name string) []byte { return append([]byte(mode+" "+name+"\x00"), h...) }
+	f.Add(append(entry("100644", "README"), entry("40000", ".lite-agent")...), ".lite-agent")
+	f.Add(entry("40000", ".Lite-Agent"), ".lite-agent")
+	f.Add(entry("120000", "conf"), "conf")
+	f.Add([]byte("100644 x\x00short"), "x")
+	f.Add([]byte("100644x\x00"), "x")
+	f.Add(entry("40000", "K"), "\u212a") // Kelvin sign folds to k
+	f.Fuzz(func(t *testing.T, body []byte, name string) {
+		dir, x, found, err := treeEntry(body, name)
+		if err != nil || !found {
+			return
+		}
+		i := bytes.Index(body, x[:])
+		if i < 0 {
+			t.Fatalf("found %q as %x, not in the body", name, x)
+		}
+		if dir && !bytes.Contains(body, []byte("40000 ")) {
+			t.Fatalf("found %q as a directory without a directory mode", name)
+		}
+	})
+}
+
+// FuzzGitHeaderLinks feeds headerLinks, the reader of commit and tag
+// headers, arbitrary bodies: it must never panic, every object it
+// returns must be spelled in the headers (before the first empty line),
+// and with parents off it returns no parent.
+func FuzzGitHeaderLinks(f *testing.F) {
+	const a, b = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
+	f.Add([]byte("tree "+a+"\nparent "+b+"\nauthor t <t@e> 0 +0000\n\nmsg\nparent "+a+"\n"), true)
+	f.Add([]byte("object "+a+"\ntype commit\ntag v1\n\n"), false)
+	f.Add([]byte("tree "+a+"\r\nparent "+b), true)
+	f.Add([]byte("tree zz\nparent "+b[:39]+"\n"), true)
+	f.Fuzz(func(t *testing.T, body []byte, parents bool) {
+		trees, next := headerLinks(body, parents)
+		headers := bytes.ToLower(body) // git reads object names in either case
+		if i := bytes.Index(headers, []byte("\n\n")); i >= 0 {
+			headers = headers[:i+1]
+		}
+		for _, x := range append(trees, next...) {
+			if !bytes.Contains(headers, []byte(x.String())) {
+				t.Fatalf("%s is not spelled in the headers %q", x, headers)
+			}
+		}
+		if !parents {
+			for _, x := range next {
+				if !bytes.Contains(headers, []byte("object "+x.String())) {
+					t.Fatalf("parent %s returned with parents off", x)
+				}
+			}
+		}
+	})
+}
