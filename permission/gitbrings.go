@@ -22,7 +22,7 @@ import (
 // Limits of the look at a repository's history that protectedGitMayBring
 // takes: a history larger, or slower to read, makes the line ask.
 const (
-	maxBringCommits = 20000
+	maxBringCommits = 100000
 	maxBringTime    = 2 * time.Second
 )
 
@@ -137,7 +137,7 @@ func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bo
 			i, err = 0, fmt.Errorf("%w: reading it failed: %v", errHistory, r)
 		}
 	}()
-	st := filesystem.NewStorageWithOptions(gitDirFiles(filepath.Join(workdir, ".git")), cache.NewObjectLRUDefault(),
+	st := filesystem.NewStorageWithOptions(gitDirFiles(filepath.Join(workdir, ".git")), cache.NewObjectLRU(8*cache.MiByte),
 		filesystem.Options{KeepDescriptors: true, ExclusiveAccess: true})
 	defer st.Close()
 	if idx, err := st.Index(); err == nil {
@@ -171,11 +171,18 @@ func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bo
 			shallow[h] = true
 		}
 	}
-	w := historyWalk{st: st, rels: rels, clean: clean, seen: map[plumbing.Hash]bool{}, trees: map[plumbing.Hash]bool{},
+	// A tree that holds .lite-agent/hooks.json holds .lite-agent: only
+	// the outermost paths are looked for.
+	outer, index := outermost(rels)
+	w := historyWalk{st: st, rels: outer, clean: clean, seen: map[plumbing.Hash]bool{}, trees: map[plumbing.Hash]bool{},
 		shallow: shallow, deadline: time.Now().Add(maxBringTime)}
 	for _, h := range roots {
-		if i, err := w.from(h); err != nil || i >= 0 {
-			return i, err
+		i, err := w.from(h)
+		if err != nil {
+			return 0, err
+		}
+		if i >= 0 {
+			return index[i], nil
 		}
 	}
 	// An object name the line gives must be one the walk saw: a commit
@@ -199,6 +206,27 @@ func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bo
 		clean[h] = true
 	}
 	return -1, nil
+}
+
+// outermost returns the paths of rels below none of the others (compared
+// as a file system that folds case would), and for each, its index in
+// rels.
+func outermost(rels []string) (outer []string, index []int) {
+	for i, rel := range rels {
+		below := false
+		for j, other := range rels {
+			r, o := pathmatch.FoldName(rel), pathmatch.FoldName(other)
+			if j != i && (strings.HasPrefix(r, o+"/") || r == o && j < i) {
+				below = true
+				break
+			}
+		}
+		if !below {
+			outer = append(outer, rel)
+			index = append(index, i)
+		}
+	}
+	return outer, index
 }
 
 // historyRoots returns the objects a walk of the history starts from:
@@ -391,16 +419,23 @@ func (w *historyWalk) tree(h plumbing.Hash) (int, error) {
 		return -1, nil
 	}
 	w.trees[h] = true
+	var root []byte // the root tree, read once for every path
 	for i, rel := range w.rels {
 		cur := h
 		parts := strings.Split(rel, "/")
 		for k, part := range parts {
-			typ, body, err := w.object(cur)
-			if err != nil {
-				return 0, err
-			}
-			if typ != plumbing.TreeObject {
-				return 0, fmt.Errorf("%w: %s is not a tree", errHistory, cur)
+			body := root
+			if k > 0 || root == nil {
+				typ, b, err := w.object(cur)
+				if err != nil {
+					return 0, err
+				}
+				if typ != plumbing.TreeObject {
+					return 0, fmt.Errorf("%w: %s is not a tree", errHistory, cur)
+				}
+				if body = b; k == 0 {
+					root = b
+				}
 			}
 			dir, x, found, err := treeEntry(body, part)
 			if err != nil {
@@ -422,18 +457,21 @@ func (w *historyWalk) tree(h plumbing.Hash) (int, error) {
 // <name>\x00<20-byte object name>"), comparing names as a file system
 // that folds case would, and tells whether it is a directory.
 func treeEntry(body []byte, name string) (dir bool, h plumbing.Hash, found bool, err error) {
-	want := pathmatch.FoldName(name)
+	want, ascii := "", isASCII(name)
+	if !ascii {
+		want = pathmatch.FoldName(name)
+	}
 	for len(body) > 0 {
 		sp := bytes.IndexByte(body, ' ')
 		nul := bytes.IndexByte(body, 0)
 		if sp < 0 || nul < sp || len(body) < nul+1+20 {
 			return false, h, false, errors.New("malformed tree")
 		}
-		mode, n := string(body[:sp]), string(body[sp+1:nul])
+		mode, n := body[:sp], body[sp+1:nul]
 		copy(h[:], body[nul+1:nul+21])
 		body = body[nul+21:]
-		if foldEqual(n, name, want) {
-			return mode == "40000" || mode == "040000", h, true, nil
+		if foldEqual(n, name, ascii, want) {
+			return string(mode) == "40000" || string(mode) == "040000", h, true, nil
 		}
 	}
 	return false, h, false, nil
@@ -447,17 +485,36 @@ func hexHash(s string) (plumbing.Hash, bool) {
 	return plumbing.NewHash(s), true
 }
 
-// foldEqual reports whether the tree entry's name n is name (whose
-// folded form is want) as a file system that folds case compares them:
-// strings.EqualFold for ASCII names, FoldName otherwise.
-func foldEqual(n, name, want string) bool {
-	if isASCII(n) && isASCII(name) {
-		return strings.EqualFold(n, name)
+// foldEqual reports whether the tree entry's name n is name as a file
+// system that folds case compares them: ASCII names as bytes.EqualFold
+// does, others by FoldName (want is name's folded form when name is not
+// all ASCII).
+func foldEqual(n []byte, name string, ascii bool, want string) bool {
+	if ascii && isASCII(n) {
+		if len(n) != len(name) {
+			return false
+		}
+		for i := range n {
+			a, b := n[i], name[i]
+			if 'A' <= a && a <= 'Z' {
+				a += 'a' - 'A'
+			}
+			if 'A' <= b && b <= 'Z' {
+				b += 'a' - 'A'
+			}
+			if a != b {
+				return false
+			}
+		}
+		return true
 	}
-	return pathmatch.FoldName(n) == want
+	if ascii {
+		want = pathmatch.FoldName(name) // n is not all ASCII
+	}
+	return pathmatch.FoldName(string(n)) == want
 }
 
-func isASCII(s string) bool {
+func isASCII[S ~string | ~[]byte](s S) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
