@@ -82,35 +82,68 @@ func (g *Gate) absentProtectedInWorktree() []string {
 	return out
 }
 
-// A historyCache remembers, by repository and the paths looked for, the
-// commits (and tags and trees) whose history a walk read in full and
-// found without them: objects do not change, so a later walk stops
-// there and reads only what is new. A Gate and its copies share one.
+// A historyCache remembers, by repository and the paths looked for, what
+// earlier walks learned: the commits (and tags and trees) whose history
+// they read in full and found without the paths, where a later walk
+// stops, and the commits they read whose own trees are without them but
+// whose history was not read in full (the walk hit its bound), with the
+// objects each links to, which a later walk follows without reading the
+// commit again. Objects do not change, so both stay true; a history too
+// large for one call is read over several. A Gate and its copies share
+// one.
 type historyCache struct {
 	mu    sync.Mutex
-	clean map[string]map[plumbing.Hash]bool
+	memos map[string]*historyMemo
+	// limits of one walk; zero means the package's defaults (tests set
+	// them lower).
+	maxCommits int
+	maxTime    time.Duration
+}
+
+// A historyMemo is what walks of one repository for one set of paths
+// learned.
+type historyMemo struct {
+	clean map[plumbing.Hash]bool  // read in full, without the paths
+	known map[plumbing.Hash]links // trees without the paths; history not all read
+}
+
+// links are the objects a commit or a tag names that a walk goes on to:
+// a commit's parents (left out where a shallow clone lacks them, which
+// may change) and a tag's object.
+type links struct{ parents, objects []plumbing.Hash }
+
+// maxKnownCommits bounds the commits a memo keeps links of (about 100
+// bytes each).
+const maxKnownCommits = 300000
+
+func newHistoryMemo() *historyMemo {
+	return &historyMemo{clean: map[plumbing.Hash]bool{}, known: map[plumbing.Hash]links{}}
 }
 
 // holds is historyHolds with the walks of earlier calls remembered.
 func (c *historyCache) holds(workdir string, rels, ops []string) (int, error) {
 	if c == nil {
-		return historyHolds(workdir, rels, ops, map[plumbing.Hash]bool{})
+		return historyHolds(workdir, rels, ops, newHistoryMemo(), maxBringCommits, maxBringTime)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	key := filepath.Join(workdir, ".git") + "\x00" + strings.Join(rels, "\x00")
-	clean := c.clean[key]
-	if clean == nil {
-		clean = map[plumbing.Hash]bool{}
-	}
-	i, err := historyHolds(workdir, rels, ops, clean)
-	if err == nil && i < 0 {
-		if c.clean == nil {
-			c.clean = map[string]map[plumbing.Hash]bool{}
+	memo := c.memos[key]
+	if memo == nil {
+		memo = newHistoryMemo()
+		if c.memos == nil {
+			c.memos = map[string]*historyMemo{}
 		}
-		c.clean[key] = clean
+		c.memos[key] = memo
 	}
-	return i, err
+	maxCommits, maxTime := c.maxCommits, c.maxTime
+	if maxCommits == 0 {
+		maxCommits = maxBringCommits
+	}
+	if maxTime == 0 {
+		maxTime = maxBringTime
+	}
+	return historyHolds(workdir, rels, ops, memo, maxCommits, maxTime)
 }
 
 // errHistory says that a repository's history could not be read in full
@@ -119,16 +152,17 @@ var errHistory = errors.New("the repository's history cannot be read in full")
 
 // historyHolds returns the index in rels (slash-separated paths relative
 // to the worktree of the repository at workdir) of a path that the index
-// or a commit of the history holds, or -1 for none. clean holds the
-// objects an earlier walk found clean, whose history is not read again;
-// when the answer is -1, the objects of this walk are added to it. The history is every
+// or a commit of the history holds, or -1 for none. memo holds what
+// earlier walks learned (see historyCache), and learns what this one
+// reads; maxCommits and maxTime bound the commits read and the time
+// taken. The history is every
 // commit reachable from a ref, a reflog entry or a special head
 // (FETCH_HEAD, ORIG_HEAD …): a revision the line names from one of those
 // (B, B~2, HEAD^2, -) is among them. ops are the line's operands: one
 // that names a tree (B:sub, whose files git checkout B:sub -- . writes at
 // the top), a reflog selector or a search, or an object name that is not
 // one of the history's, is an error, as is a history too large to read.
-func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bool) (i int, err error) {
+func historyHolds(workdir string, rels, ops []string, memo *historyMemo, maxCommits int, maxTime time.Duration) (i int, err error) {
 	// go-git decodes what a repository holds, which whoever made the
 	// repository chose: a decoder that panics on it makes the history
 	// unreadable (the line asks), never the gate's process end.
@@ -174,8 +208,8 @@ func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bo
 	// A tree that holds .lite-agent/hooks.json holds .lite-agent: only
 	// the outermost paths are looked for.
 	outer, index := outermost(rels)
-	w := historyWalk{st: st, rels: outer, clean: clean, seen: map[plumbing.Hash]bool{}, trees: map[plumbing.Hash]bool{},
-		shallow: shallow, deadline: time.Now().Add(maxBringTime)}
+	w := historyWalk{st: st, rels: outer, memo: memo, seen: map[plumbing.Hash]bool{}, trees: map[plumbing.Hash]bool{},
+		shallow: shallow, maxCommits: maxCommits, deadline: time.Now().Add(maxTime)}
 	for _, h := range roots {
 		i, err := w.from(h)
 		if err != nil {
@@ -190,7 +224,7 @@ func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bo
 	// hold anything.
 	for _, op := range hexOps {
 		known := false
-		for _, set := range []map[plumbing.Hash]bool{w.seen, clean} {
+		for _, set := range []map[plumbing.Hash]bool{w.seen, memo.clean} {
 			for h := range set {
 				if strings.HasPrefix(h.String(), op) {
 					known = true
@@ -202,9 +236,11 @@ func historyHolds(workdir string, rels, ops []string, clean map[plumbing.Hash]bo
 			return 0, fmt.Errorf("%w: the object %q is not in it", errHistory, op)
 		}
 	}
+	// Every object seen has its history read in full now.
 	for h := range w.seen {
-		clean[h] = true
+		memo.clean[h] = true
 	}
+	clear(memo.known)
 	return -1, nil
 }
 
@@ -320,12 +356,14 @@ func looksLikeHash(s string) bool {
 type historyWalk struct {
 	st       *filesystem.Storage
 	rels     []string
-	clean    map[plumbing.Hash]bool // objects an earlier walk read the history of in full
+	memo     *historyMemo
 	seen     map[plumbing.Hash]bool // commits and tags visited
 	trees    map[plumbing.Hash]bool // root trees checked
 	shallow  map[plumbing.Hash]bool // commits whose parents a shallow clone lacks
 	deadline time.Time
-	commits  int
+	// commits counts the objects read; maxCommits bounds it
+	commits, maxCommits int
+	steps               int // objects visited, read or known
 }
 
 // from walks the history from the object h (a commit, a tag, or a tree)
@@ -335,41 +373,56 @@ func (w *historyWalk) from(h plumbing.Hash) (int, error) {
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if w.seen[h] || w.clean[h] {
+		if w.seen[h] || w.memo.clean[h] {
 			continue
 		}
 		w.seen[h] = true
-		w.commits++
-		if w.commits > maxBringCommits || time.Now().After(w.deadline) {
-			return 0, fmt.Errorf("%w: more than %d commits or %v", errHistory, maxBringCommits, maxBringTime)
+		w.steps++
+		l, known := w.memo.known[h]
+		if !known || w.steps%1024 == 0 {
+			if !known {
+				w.commits++
+			}
+			if w.commits > w.maxCommits || time.Now().After(w.deadline) {
+				return 0, fmt.Errorf("%w: more than %d new commits, or past the time allowed", errHistory, w.maxCommits)
+			}
 		}
-		typ, body, err := w.object(h)
-		if err != nil {
-			return 0, err
-		}
-		switch typ {
-		case plumbing.CommitObject, plumbing.TagObject:
-			trees, next := headerLinks(body, !w.shallow[h])
-			for _, x := range trees {
-				if i, err := w.tree(x); err != nil || i >= 0 {
+		if !known {
+			typ, body, err := w.object(h)
+			if err != nil {
+				return 0, err
+			}
+			switch typ {
+			case plumbing.CommitObject, plumbing.TagObject:
+				trees, parents, objects := headerLinks(body)
+				for _, x := range trees {
+					if i, err := w.tree(x); err != nil || i >= 0 {
+						return i, err
+					}
+				}
+				l = links{parents, objects}
+			case plumbing.TreeObject:
+				if i, err := w.tree(h); err != nil || i >= 0 {
 					return i, err
 				}
 			}
-			stack = append(stack, next...)
-		case plumbing.TreeObject:
-			if i, err := w.tree(h); err != nil || i >= 0 {
-				return i, err
+			if len(w.memo.known) < maxKnownCommits {
+				w.memo.known[h] = l
 			}
 		}
+		if !w.shallow[h] {
+			stack = append(stack, l.parents...)
+		}
+		stack = append(stack, l.objects...)
 	}
 	return -1, nil
 }
 
 // headerLinks returns the objects the headers of a commit or a tag (body)
-// name: its trees (tree), and the commits or objects the walk goes on to
-// (parent, with parents set; a tag's object). The headers end at the
-// first empty line, where the message begins.
-func headerLinks(body []byte, parents bool) (trees, next []plumbing.Hash) {
+// name: its trees (tree), its parents (parent) and a tag's object
+// (object). The headers end at the first empty line, where the message
+// begins.
+func headerLinks(body []byte) (trees, parents, objects []plumbing.Hash) {
 	for line := range bytes.Lines(body) {
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		if len(line) == 0 {
@@ -381,11 +434,13 @@ func headerLinks(body []byte, parents bool) (trees, next []plumbing.Hash) {
 		case !ok:
 		case string(key) == "tree":
 			trees = append(trees, x)
-		case string(key) == "parent" && parents, string(key) == "object":
-			next = append(next, x)
+		case string(key) == "parent":
+			parents = append(parents, x)
+		case string(key) == "object":
+			objects = append(objects, x)
 		}
 	}
-	return trees, next
+	return trees, parents, objects
 }
 
 // object reads the object h, whole.
