@@ -192,16 +192,7 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 				t.Errorf("%q: %v (%s), want it allowed", line, v.Decision, v.Reason)
 			}
 		}
-		gitIn(t, wd, "checkout", "-q", "-b", "C")
-		if err := os.MkdirAll(filepath.Join(wd, ".lite-agent"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(wd, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		gitIn(t, wd, "add", "-A")
-		gitIn(t, wd, "commit", "-q", "-m", "C")
-		gitIn(t, wd, "checkout", "-q", "main")
+		commitLiteAgentOn(t, wd, "C")
 		if _, err := os.Lstat(filepath.Join(wd, ".lite-agent")); err == nil {
 			t.Fatal("main kept .lite-agent")
 		}

@@ -101,17 +101,7 @@ func TestGitHistoryCheckReadsLongReflogLines(t *testing.T) {
 	lookGit(t)
 	home, wd := t.TempDir(), t.TempDir()
 	gitBringsRepo(t, wd, true)
-	gitIn(t, wd, "checkout", "-q", "-b", "gone")
-	if err := os.MkdirAll(filepath.Join(wd, ".lite-agent"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(wd, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitIn(t, wd, "add", "-A")
-	gitIn(t, wd, "commit", "-q", "-m", "gone")
-	hidden := gitIn(t, wd, "rev-parse", "HEAD")
-	gitIn(t, wd, "checkout", "-q", "main")
+	hidden := commitLiteAgentOn(t, wd, "gone")
 	gitIn(t, wd, "branch", "-q", "-D", "gone")
 	gitIn(t, wd, "reflog", "expire", "--expire=now", "--all")
 	const line = "git checkout -q B"
@@ -137,6 +127,25 @@ func TestGitHistoryCheckReadsLongReflogLines(t *testing.T) {
 	if v := decideWithin(t, bringsGate(home, wd), line); v.Decision == permission.Allow {
 		t.Errorf("the reflog names the commit with .lite-agent after a 2 MiB line: allowed (%s), want an ask", v.Reason)
 	}
+}
+
+// commitLiteAgentOn makes branch from the current one, commits
+// .lite-agent/hooks.json on it, goes back to main and returns the
+// commit's name.
+func commitLiteAgentOn(t *testing.T, wd, branch string) string {
+	t.Helper()
+	gitIn(t, wd, "checkout", "-q", "-b", branch)
+	if err := os.MkdirAll(filepath.Join(wd, ".lite-agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wd, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, wd, "add", "-A")
+	gitIn(t, wd, "commit", "-q", "-m", branch)
+	h := gitIn(t, wd, "rev-parse", "HEAD")
+	gitIn(t, wd, "checkout", "-q", "main")
+	return h
 }
 
 // bringsGate is a gate allowing bash in wd, with the project's
