@@ -1813,7 +1813,14 @@ var optionDanger = lazy[map[string]danger]{build: func() map[string]danger {
 		// (-c) deletes them there, and --generate-config-file writes the
 		// home's config file.
 		"bat": {long: []string{"build", "clear", "target", "source", "generate-config-file"}, short: "bc"},
-		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
+		// mikefarah's yq: -s (--split-exp) writes each result into a
+		// file its expression names (outside the working directory with
+		// --security-allow-write-any-path, anywhere with a yq older than
+		// that check), and system(cmd; args) runs any program once
+		// --security-enable-system-operator lets it (redteam133). -s is
+		// python yq's --slurp too, which the analysis cannot tell apart.
+		"yq": {long: []string{"inplace", "in-place", "split-exp", "split-exp-file", "security-allow-write-any-path",
+			"security-enable-system-operator"}, short: "is"},
 		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},
 		"ssh": {short: "oF"},
 		// scp runs the program of -S, and ssh with the options of -o, -F
