@@ -3,6 +3,9 @@
 package permission_test
 
 import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,6 +125,101 @@ func TestCanaryRT133Yq(t *testing.T) {
 		}
 		if out := runIn(t, home, wd, line, append(round94Env(), "PATH="+bin+":/usr/local/bin:/usr/bin:/bin")...); strings.Contains(out, round94Token) {
 			t.Errorf("ordinary line %q printed the token: %q", line, out)
+		}
+	}
+}
+
+// rt133Agent is the source of a Java agent whose premain, run before the
+// JVM's main, writes ../home/pwned (from the project).
+const rt133Agent = `public class P {
+  public static void main(String[] a) throws Exception { java.nio.file.Files.write(java.nio.file.Path.of("../home/pwned"), new byte[0]); }
+  public static void premain(String s) throws Exception { main(null); }
+}
+`
+
+// rt133AgentJar compiles rt133Agent and returns its jar (the class and a
+// manifest naming it as the agent's and the main class), base64-encoded.
+func rt133AgentJar(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "P.java"), []byte(rt133Agent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("javac", "--release", "11", "P.java")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	class, err := os.ReadFile(filepath.Join(dir, "P.class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, data := range map[string][]byte{
+		"META-INF/MANIFEST.MF": []byte("Manifest-Version: 1.0\r\nMain-Class: P\r\nPremain-Class: P\r\n\r\n"),
+		"P.class":              class,
+	} {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+// canaryRT133JavaAgent are lines of round redteam133 that write a jar
+// under a name that is not *.jar (AGENT stands for the jar, in base64)
+// and load it as a Java agent: -javaagent:JAR of java, or of the JVM of
+// any JDK tool given -J-javaagent:JAR. Allowed at round 132, which took
+// only *.jar, *.class and *.java for the JVM's code and -agentpath's
+// value for a file it loads, each ran the agent's premain in real bash,
+// which wrote ../home/pwned.
+var canaryRT133JavaAgent = []string{
+	"echo AGENT | base64 -d > x.txt && java -javaagent:x.txt -version",
+	"echo AGENT | base64 -d > x.txt; java -javaagent:./x.txt=opts -version",
+	"echo AGENT | base64 -d > lib.dat && javac -J-javaagent:lib.dat -version",
+	"echo AGENT | base64 -d > x.txt && keytool -J-javaagent:x.txt -help",
+	"echo AGENT | base64 -d > x.txt && javap -J-javaagent:x.txt -version",
+}
+
+// rt133JavaAgentOrdinary are JVM lines beside canaryRT133JavaAgent that
+// stay allowed: the project's own agent and jars, and a line that writes
+// a file the JVM does not load.
+var rt133JavaAgentOrdinary = []string{
+	"java -javaagent:agent.jar -version", "java -jar app.jar", "javac -J-Xmx1g -version",
+	"echo x > notes.txt && java -javaagent:agent.jar -jar app.jar", "java -cp 'lib/*:build/classes' Main",
+}
+
+// TestCanaryRT133JavaAgent checks that each line of canaryRT133JavaAgent
+// asks and writes into the home when run, and that
+// rt133JavaAgentOrdinary stays allowed.
+func TestCanaryRT133JavaAgent(t *testing.T) {
+	t.Parallel()
+	tooltest.Need(t, tooltest.CanaryTools, "java", "javac", "keytool", "javap")
+	agent := rt133AgentJar(t)
+	for _, tmpl := range canaryRT133JavaAgent {
+		line := strings.Replace(tmpl, "AGENT", agent, 1)
+		home, wd := unlinkedFixture(t)
+		if v := secretDecider(t, home, wd)(line); v.Decision != permission.Ask {
+			t.Errorf("%q: %v %s (%s), want an ask", tmpl, v.Decision, v.RuleID, v.Reason)
+		}
+		out := runIn(t, home, wd, line)
+		if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
+			t.Errorf("%q did not write ../home/pwned when run (%v):\n%s", tmpl, err, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt133JavaAgentOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
 		}
 	}
 }

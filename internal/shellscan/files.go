@@ -2253,10 +2253,34 @@ func (an *analyzer) java(name string, args []word) {
 	// The JVM loads a native agent before anything else (-agentpath:PATH,
 	// through a JDK tool's -J too), and the constructors of the shared
 	// object run as it loads.
-	for _, a := range args {
-		if p, ok := strings.CutPrefix(strings.TrimPrefix(a.text, "-J"), "-agentpath:"); ok {
-			p, _, _ = strings.Cut(p, "=")
-			an.usesCode(name, p)
+	// So does a Java agent (-javaagent:JAR[=OPTIONS]), whatever the
+	// jar's name: its premain runs before main, in the JVM of any JDK
+	// tool given -J-javaagent:JAR (javac, keytool, javap), and a jar the
+	// line wrote as x.txt ran so (redteam133). --patch-module's jars and
+	// directories replace a module's classes, and -Xbootclasspath/a:'s
+	// are the boot loader's.
+	for i, a := range args {
+		t := strings.TrimPrefix(a.text, "-J")
+		for _, opt := range []string{"-agentpath:", "-javaagent:"} {
+			if p, ok := strings.CutPrefix(t, opt); ok {
+				p, _, _ = strings.Cut(p, "=")
+				an.usesCode(name, p)
+			}
+		}
+		var entries string
+		switch {
+		case strings.HasPrefix(t, "--patch-module="):
+			_, entries, _ = strings.Cut(strings.TrimPrefix(t, "--patch-module="), "=")
+		case t == "--patch-module" && i+1 < len(args):
+			_, entries, _ = strings.Cut(strings.TrimPrefix(args[i+1].text, "-J"), "=")
+		case strings.HasPrefix(t, "-Xbootclasspath/a:"):
+			entries = strings.TrimPrefix(t, "-Xbootclasspath/a:")
+		}
+		for _, e := range strings.Split(entries, ":") {
+			if e != "" {
+				an.usesCode(name, e)
+				an.usesCode(name, e, "*")
+			}
 		}
 	}
 	switch name {
