@@ -223,3 +223,56 @@ func TestCanaryRT133JavaAgent(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT133Ruby are lines of round redteam133 that write Ruby code and
+// have bundle or erb run it: bundle's --gemfile (check, lock) and the
+// BUNDLE_GEMFILE of the project's .bundle/config name a Gemfile of any
+// name, and erb runs the Ruby of its templates (<% %>, <%= %>), from its
+// operands or its standard input. Allowed at round 132, which took only
+// Gemfile, *.gemspec and *.rb for bundle's code and did not know erb,
+// each wrote ../home/pwned in real bash.
+var canaryRT133Ruby = []struct{ tool, line string }{
+	{"bundle", `printf 'File.write("../home/pwned", "")\n' > x.gemfile && bundle check --gemfile=x.gemfile`},
+	{"bundle", `printf 'File.write("../home/pwned", "")\n' > x.gemfile && bundle check --gemfile x.gemfile`},
+	{"bundle", `printf 'File.write("../home/pwned", "")\n' > x.gemfile && bundle lock --gemfile=x.gemfile`},
+	{"bundle", `mkdir -p .bundle && printf 'BUNDLE_GEMFILE: "x.txt"\n' > .bundle/config && printf 'File.write("../home/pwned", "")\n' > x.txt && bundle check`},
+	{"erb", `printf '<%% File.write("../home/pwned", "") %%>\n' > x.txt && erb x.txt`},
+	{"erb", `echo '<%= File.write("../home/pwned", "") %>' | erb`},
+	{"erb", `printf '<%%= File.write("../home/pwned", "") %%>\n' > t.erb && erb -T - t.erb`},
+	{"erb", `printf '<%%= File.write("../home/pwned", "") %%>\n' > t.erb && erb README t.erb`},
+}
+
+// rt133RubyOrdinary are bundle and erb lines beside canaryRT133Ruby that
+// stay allowed: the project's own Gemfile and templates, and a line that
+// writes a file neither runs.
+var rt133RubyOrdinary = []string{
+	"bundle check", "bundle check --gemfile=Gemfile", "echo x > notes.txt && bundle check", "bundle lock",
+	"erb doc/a", "erb -T - doc/a > out.txt", "erb -x doc/a", "echo x > notes.txt && erb doc/a",
+}
+
+// TestCanaryRT133Ruby checks that each line of canaryRT133Ruby asks and
+// writes into the home when run, and that rt133RubyOrdinary stays
+// allowed.
+func TestCanaryRT133Ruby(t *testing.T) {
+	t.Parallel()
+	for _, c := range canaryRT133Ruby {
+		home, wd, ok := decidedIn(t, c.tool, c.line, "a Gemfile", permission.Ask, func(home, wd string) {
+			writeTreeMode(t, wd, map[string]string{"Gemfile": "source \"https://rubygems.org\"\n"}, 0o644)
+		})
+		if !ok {
+			continue
+		}
+		out := runIn(t, home, wd, c.line)
+		if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
+			t.Errorf("%q did not write ../home/pwned when run (%v):\n%s", c.line, err, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	writeTreeMode(t, wd, map[string]string{"Gemfile": "source \"https://rubygems.org\"\n"}, 0o644)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt133RubyOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}

@@ -15,6 +15,9 @@ var interpreters = lazy[map[string]string]{build: func() map[string]string {
 		"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eEMmd", "ruby": "e",
 		"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
 		"tclsh": "", "jshell": "", "irb": "", "ghci": "", "julia": "e", "deno": "",
+		// erb runs the Ruby of its templates (<%= `cmd` %>): its operands,
+		// or its standard input (redteam133).
+		"erb": "",
 		// Other pythons take -c as python does.
 		"pypy": "c", "ipython": "c", "jython": "c", "bpython": "c",
 	}
@@ -40,7 +43,7 @@ var languageFiles = lazy[map[string][]string]{build: func() map[string][]string 
 		// any script or test) and .npmrc (its cache, registry) there.
 		"bun":  {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/", "bunfig.toml", ".npmrc"},
 		"deno": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc", "node_modules/"},
-		"perl": {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
+		"perl": {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "erb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
 		"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
 	}
 }}
@@ -126,6 +129,14 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 	} else if isPython(name) {
 		an.usesCode(name, "/", languageFiles.get()["python"]...)
 	}
+	if name == "erb" {
+		// Each operand is a template erb runs, not the first alone.
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") && !a.dynamic {
+				an.usesCode(name, a.text)
+			}
+		}
+	}
 	if name == "deno" || name == "bun" {
 		if bunInline(args) {
 			an.opaque(name + " runs inline code")
@@ -159,6 +170,10 @@ scan:
 		if strings.Contains(strings.ToLower(t), "data:") {
 			an.opaque(name + " may load inline code from a data: URL")
 			return true
+		}
+		if t == "-" && name == "erb" && i > 0 && args[i-1].text == "-T" {
+			valueNext = false
+			continue // erb -T -: the trim mode
 		}
 		if t == "-" {
 			break // the program comes from standard input
@@ -1645,7 +1660,7 @@ var projectFiles = lazy[map[string][]string]{build: func() map[string][]string {
 		"foreman":       {"Procfile", "Procfile.*", ".env", ".foreman"},
 		"bmake":         {"Makefile", "makefile", "BSDmakefile", "*.mk"},
 		"ansible":       {"ansible.cfg", "*.yml", "*.yaml", "*.py"},
-		"bundle":        {"Gemfile", "*.gemspec", "*.rb"},
+		"bundle":        {"Gemfile", "gems.rb", "*.gemspec", "*.rb", ".bundle/"}, // .bundle/config may set BUNDLE_GEMFILE (redteam133)
 		"composer":      {"composer.json"},
 		"dvc":           {"dvc.yaml", "params.yaml"},
 		"gitlab-runner": {".gitlab-ci.yml"},
