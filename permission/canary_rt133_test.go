@@ -276,3 +276,31 @@ func TestCanaryRT133Ruby(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT133Mispipe are lines of round redteam133 that hand moreutils'
+// mispipe two command strings, the second a shell or an interpreter
+// given nothing, which reads the output of the first as its program:
+// allowed at round 132, which took a shell given nothing in a command
+// string for one that reads nothing, each wrote ../home/pwned in real
+// bash.
+var canaryRT133Mispipe = []string{
+	`mispipe "printf 'touch ../home/pwned'" sh`,
+	`mispipe 'echo dG91Y2ggLi4vaG9tZS9wd25lZAo= | base64 -d' bash`,
+	`mispipe "printf 'open(\"../home/pwned\", \"w\")'" python3`,
+}
+
+// TestCanaryRT133Mispipe checks that each line of canaryRT133Mispipe
+// asks and writes into the home when run.
+func TestCanaryRT133Mispipe(t *testing.T) {
+	t.Parallel()
+	for _, line := range canaryRT133Mispipe {
+		home, wd, ok := decidedIn(t, "mispipe", line, "its project", permission.Ask, func(home, wd string) {})
+		if !ok {
+			continue
+		}
+		out := runIn(t, home, wd, line)
+		if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
+			t.Errorf("%q did not write ../home/pwned when run (%v):\n%s", line, err, out)
+		}
+	}
+}

@@ -502,6 +502,11 @@ var opaqueCommands = lazy[map[string]string]{build: func() map[string]string {
 		// container.go.
 		"runc", "crun", "youki", "runsc", "ctr", "crictl", "lxc", "incus", "apptainer", "singularity",
 		"distrobox", "distrobox-enter", "toolbox", "systemd-nspawn", "machinectl",
+		// moreutils' mispipe runs its two command strings through sh, the
+		// output of the first fed to the second: mispipe "printf 'touch
+		// ../home/p'" sh ran what the first printed, a second string the
+		// analysis takes for a shell given nothing (redteam133).
+		"mispipe",
 		// Multi-call binaries, which run the program their first word
 		// or an option names (coreutils --coreutils-prog=kill, as
 		// busybox and toybox above): the applet is not looked at.
