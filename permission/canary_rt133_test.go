@@ -6,6 +6,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,6 +142,12 @@ const rt133Agent = `public class P {
 // manifest naming it as the agent's and the main class), base64-encoded.
 func rt133AgentJar(t *testing.T) string {
 	t.Helper()
+	return base64.StdEncoding.EncodeToString(rt133Jar(t))
+}
+
+// rt133Jar compiles rt133Agent and returns its jar.
+func rt133Jar(t *testing.T) []byte {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "P.java"), []byte(rt133Agent), 0o644); err != nil {
 		t.Fatal(err)
@@ -156,22 +163,29 @@ func rt133AgentJar(t *testing.T) string {
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for name, data := range map[string][]byte{
-		"META-INF/MANIFEST.MF": []byte("Manifest-Version: 1.0\r\nMain-Class: P\r\nPremain-Class: P\r\n\r\n"),
-		"P.class":              class,
+	for i, f := range []struct {
+		name string
+		data []byte
+	}{
+		{"META-INF/MANIFEST.MF", []byte("Manifest-Version: 1.0\r\nMain-Class: P\r\nPremain-Class: P\r\n\r\n")},
+		{"P.class", class},
 	} {
-		w, err := zw.Create(name)
+		h := &zip.FileHeader{Name: f.name, Method: zip.Deflate}
+		if i == 0 {
+			h.Extra = []byte{0xfe, 0xca, 0, 0} // the jar magic jexec looks for
+		}
+		w, err := zw.CreateHeader(h)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Write(data); err != nil {
+		if _, err := w.Write(f.data); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
+	return buf.Bytes()
 }
 
 // canaryRT133JavaAgent are lines of round redteam133 that write a jar
@@ -301,6 +315,59 @@ func TestCanaryRT133Mispipe(t *testing.T) {
 		out := runIn(t, home, wd, line)
 		if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
 			t.Errorf("%q did not write ../home/pwned when run (%v):\n%s", line, err, out)
+		}
+	}
+}
+
+// canaryRT133Jar are lines of round redteam133 that write a jar under a
+// name that is not *.jar with printf (JAR stands for its bytes, each
+// spelled \xHH) and run it: java's -jar and class path, and jexec, which
+// runs a jar. Allowed at round 132, which took only *.jar, *.class and
+// *.java for the JVM's code, each ran the jar's main in real bash, which
+// wrote ../home/pwned.
+var canaryRT133Jar = []struct{ tool, line string }{
+	{"java", "printf 'JAR' > x.txt && java -jar x.txt"},
+	{"java", "printf 'JAR' > lib.dat && java -cp lib.dat P"},
+	{"java", "printf 'JAR' > x.txt && java --class-path=x.txt P"},
+	{"java", "printf 'JAR' > x.txt; java -classpath build:x.txt P"},
+	{"jexec", "printf 'JAR' > x.txt && jexec x.txt"},
+}
+
+// rt133JarOrdinary are JVM lines beside canaryRT133Jar that stay
+// allowed: the project's own jars and classes, classes javac compiles
+// from the project's sources, and a directory mkdir makes.
+var rt133JarOrdinary = []string{
+	"java -jar app.jar", "java -cp 'lib/*:build/classes' Main", "javac -d out src/X.java && java -cp out X",
+	"mkdir -p out && javac -d out src/X.java && java -cp out X", "echo x > notes.txt && java -cp build/classes Main",
+	"javac -cp lib/a.jar -d out A.java && java -cp out:lib/a.jar A", "mvn -q package && java -jar target/app.jar",
+}
+
+// TestCanaryRT133Jar checks that each line of canaryRT133Jar asks and
+// writes into the home when run, and that rt133JarOrdinary stays
+// allowed.
+func TestCanaryRT133Jar(t *testing.T) {
+	t.Parallel()
+	tooltest.Need(t, tooltest.CanaryTools, "java", "javac")
+	var esc strings.Builder
+	for _, b := range rt133Jar(t) {
+		fmt.Fprintf(&esc, "\\x%02x", b)
+	}
+	for _, c := range canaryRT133Jar {
+		line := strings.Replace(c.line, "JAR", esc.String(), 1)
+		home, wd, ok := decidedIn(t, c.tool, line, "no jar", permission.Ask, func(home, wd string) {})
+		if !ok {
+			continue
+		}
+		out := runIn(t, home, wd, line)
+		if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
+			t.Errorf("%q did not write ../home/pwned when run (%v):\n%s", c.line, err, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt133JarOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
 		}
 	}
 }

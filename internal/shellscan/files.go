@@ -1126,7 +1126,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 				}
 			}
 			an.optionWordsGiven(args)
-			if (isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc") &&
+			if (isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" || name == "javac") &&
 				!(isCompiler(name) && compilerWritesText(args)) {
 				// A program it builds (make m && ./m) is made of the
 				// sources its code use checks. What a compiler only
@@ -2243,8 +2243,19 @@ var jdkTools = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"java": true, "javac": true, "jshell": true, "jar": true, "javadoc": true, "jlink": true, "jpackage": true,
 		"jdeps": true, "jmod": true, "javap": true, "jdb": true, "keytool": true, "jarsigner": true,
+		"jexec": true, "serialver": true,
 	}
 }}
+
+// jdkCodePaths are the JDK tools' options whose value is a path list of
+// jars and class directories the JVM loads code from: java's class and
+// module paths and -jar, javac's annotation processors (found on the
+// class path too), javadoc's doclets and taglets, keytool's and
+// jarsigner's security providers. A jar is code whatever its name: java
+// -jar x.txt ran a jar the line wrote (redteam133).
+var jdkCodePaths = []string{"-jar", "-cp", "-classpath", "--class-path", "-p", "--module-path",
+	"--upgrade-module-path", "-processorpath", "--processor-path", "--processor-module-path", "-docletpath",
+	"-tagletpath", "-providerpath", "-providerPath"}
 
 // java marks the line opaque when a JDK launcher runs a command line
 // (-XX:OnError, -XX:OnOutOfMemoryError, which the JVM runs through a
@@ -2294,7 +2305,40 @@ func (an *analyzer) java(name string, args []word) {
 		for _, e := range strings.Split(entries, ":") {
 			if e != "" {
 				an.usesCode(name, e)
-				an.usesCode(name, e, "*")
+			}
+		}
+	}
+	for i, a := range args {
+		opt, v, eq := strings.Cut(a.text, "=")
+		if !contains(jdkCodePaths, opt) || strings.HasPrefix(opt, "-") && !strings.HasPrefix(opt, "--") && eq {
+			continue // -cp=x is no option java knows
+		}
+		if !eq {
+			if i+1 >= len(args) {
+				continue
+			}
+			v = args[i+1].text
+			if args[i+1].dynamic {
+				an.opaque(name + " " + opt + " loads code from a path only known when the line runs")
+				return
+			}
+		}
+		for _, e := range strings.Split(v, ":") {
+			if e != "" && !strings.HasSuffix(e, "*") {
+				// A jar the line writes, whatever its name; a directory
+				// of classes holds *.class files, code already (see
+				// below), and what javac writes there is built from the
+				// sources its code use checks (javac -d out && java -cp
+				// out X).
+				an.usesCode(name, e)
+			}
+		}
+	}
+	if name == "jexec" {
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") {
+				an.usesCode(name, a.text) // jexec JAR runs the jar
+				break
 			}
 		}
 	}
