@@ -371,3 +371,40 @@ func TestCanaryRT133Jar(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT133RubyTools are lines of round redteam133 that have a Ruby
+// tool load Ruby the line wrote under a name that is not *.rb, or by a
+// name without its .rb: Ruby's debugger runs its script (rdbg -n
+// x.txt), ruby-rewrite -l loads its rewriter, rbs -r requires ./x
+// (x.rb). Allowed at round 132, each wrote ../home/pwned in real bash
+// (Debian 12's names, see localLine).
+var canaryRT133RubyTools = []struct{ tool, line string }{
+	{"rdbg3.1", `printf 'File.write("../home/pwned", "")\n' > x.txt && rdbg3.1 -n x.txt`},
+	{"ruby-rewrite", `printf 'File.write("../home/pwned", "")\n' > x.txt && ruby-rewrite -l x.txt README`},
+	{"rbs3.1", `printf 'File.write("../home/pwned", "")\n' > x.rb && rbs3.1 prototype runtime -r ./x X`},
+}
+
+// TestCanaryRT133RubyTools checks that each line of canaryRT133RubyTools
+// asks and writes into the home when run, and that the same tools' lines
+// that load nothing the line wrote (ruby-parse, racc) stay allowed.
+func TestCanaryRT133RubyTools(t *testing.T) {
+	t.Parallel()
+	for _, c := range canaryRT133RubyTools {
+		line := localLine(c.line)
+		home, wd, ok := decidedIn(t, localLine(c.tool), line, "its project", permission.Ask, func(home, wd string) {})
+		if !ok {
+			continue
+		}
+		out := runIn(t, home, wd, line)
+		if _, err := os.Stat(filepath.Join(home, "pwned")); err != nil {
+			t.Errorf("%q did not write ../home/pwned when run (%v):\n%s", line, err, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range []string{"ruby-parse README", "printf 'x\\n' > notes.txt && ruby-parse README", "ruby -c README"} {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
