@@ -408,3 +408,60 @@ func TestCanaryRT133RubyTools(t *testing.T) {
 		}
 	}
 }
+
+// rt133CargoConfigs are project .cargo/config.toml files of round
+// redteam133 whose build.target-dir (or build.build-dir, cargo's
+// intermediate artifacts) lies outside the project: cargo build in such
+// a project, allowed at round 132, wrote the home in real bash. The
+// last two stay allowed: a target directory of the project's, and
+// settings that name no path.
+var rt133CargoConfigs = []struct {
+	config string
+	want   permission.Decision
+}{
+	{"[build]\ntarget-dir = \"../home/tgt\"\n", permission.Ask},
+	{"build.target-dir = '../home/tgt'\n", permission.Ask},
+	{"[build]\njobs = 1\ntarget-dir = \"../home/tgt\"\n", permission.Ask},
+	{"[build]\ntarget-dir = \"target2\"\n", permission.Allow},
+	{"[build]\njobs = 1\n", permission.Allow},
+}
+
+// TestCanaryRT133CargoConfig checks that cargo build, check and test (from
+// a directory below too) ask in a project whose .cargo/config.toml sends
+// its target directory out of the project, and that cargo build writes
+// ../home/tgt there when run; and that they stay allowed with the other
+// settings of rt133CargoConfigs.
+func TestCanaryRT133CargoConfig(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"Cargo.toml": "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/main.rs": "fn main() {}\n"}
+	for _, c := range rt133CargoConfigs {
+		home, wd := unlinkedFixture(t)
+		writeTreeMode(t, wd, files, 0o644)
+		writeTreeMode(t, wd, map[string]string{".cargo/config.toml": c.config}, 0o644)
+		decide := secretDecider(t, home, wd)
+		for _, line := range []string{"cargo build", "cargo check", "cargo test", "cd src && cargo build", "cargo build --release"} {
+			if v := decide(line); v.Decision != c.want {
+				t.Errorf("%q with .cargo/config.toml %q: %v (%s), want %v", line, c.config, v.Decision, v.Reason, c.want)
+			}
+		}
+		if c.want != permission.Ask {
+			continue
+		}
+		cargo, err := exec.LookPath("cargo")
+		if err != nil {
+			tooltest.LeftOut(t, "cargo is not installed: the real run of cargo build is left out", tooltest.CanaryTools)
+			continue
+		}
+		rustupHome := os.Getenv("RUSTUP_HOME")
+		if rustupHome == "" {
+			h, _ := os.UserHomeDir()
+			rustupHome = filepath.Join(h, ".rustup")
+		}
+		out := runIn(t, home, wd, "cargo build --offline", "PATH="+filepath.Dir(cargo)+":/usr/local/bin:/usr/bin:/bin",
+			"RUSTUP_HOME="+rustupHome, "CARGO_HOME="+t.TempDir())
+		if _, err := os.Stat(filepath.Join(home, "tgt")); err != nil {
+			t.Errorf("cargo build with .cargo/config.toml %q did not write ../home/tgt when run (%v):\n%s", c.config, err, out)
+		}
+	}
+}

@@ -238,8 +238,15 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		operandDirs: true, operandsEnd: true, keys: []string{"extraargs", "extraargsbefore", "external-contents"},
 		args: []string{"extraargs", "extraargsbefore"}, options: []string{"--config-file", "-p", "--p", "--vfsoverlay"},
 		atFiles: true}
+	// cargo reads the .cargo/config.toml of its working directory and of
+	// each one above it, whose build.target-dir and build.build-dir name
+	// where it builds, relative to the directory that holds .cargo
+	// (round redteam133: target-dir = "../home/tgt" made cargo build
+	// write the home).
+	cargo := pathSettings{files: []string{".cargo/config.toml", ".cargo/config"}, up: true, fromCwd: true,
+		keys: []string{"target-dir", "build-dir"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
-		&clangTidy, &golangci} {
+		&clangTidy, &golangci, &cargo} {
 		ps.values = settingsValue(ps.keys)
 	}
 	return map[string][]pathSettings{
@@ -251,7 +258,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
 		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
 		"doxygen": {doxygen}, "mkdocs": {mkdocs}, "jekyll": {jekyll}, "rubocop": {rubocop}, "cspell": {cspell},
-		"cspell-esm": {cspell}, "cmake": {cmake}, "ctest": {cmake}, "cpack": {cmake},
+		"cspell-esm": {cspell}, "cmake": {cmake}, "ctest": {cmake}, "cpack": {cmake}, "cargo": {cargo},
 	}
 })
 
