@@ -410,27 +410,37 @@ func TestCanaryRT133RubyTools(t *testing.T) {
 }
 
 // rt133CargoConfigs are project .cargo/config.toml files of round
-// redteam133 whose build.target-dir (or build.build-dir, cargo's
-// intermediate artifacts) lies outside the project: cargo build in such
-// a project, allowed at round 132, wrote the home in real bash. The
-// last two stay allowed: a target directory of the project's, and
-// settings that name no path.
+// redteam133 that send cargo's writes out of the project: a
+// build.target-dir (or build.build-dir, cargo's intermediate artifacts),
+// rustc's -C incremental in rustflags, an alias whose words name a
+// target directory. Each line of rt133CargoLines, allowed in such a
+// project at round 132, asks; run is what real cargo ran there, which
+// wrote ../home/wrote. The last ones stay allowed: a target directory of
+// the project's, settings that name no path, and an alias that runs the
+// project's xtask.
 var rt133CargoConfigs = []struct {
-	config string
-	want   permission.Decision
+	config, run, wrote string
+	want               permission.Decision
 }{
-	{"[build]\ntarget-dir = \"../home/tgt\"\n", permission.Ask},
-	{"build.target-dir = '../home/tgt'\n", permission.Ask},
-	{"[build]\njobs = 1\ntarget-dir = \"../home/tgt\"\n", permission.Ask},
-	{"[build]\ntarget-dir = \"target2\"\n", permission.Allow},
-	{"[build]\njobs = 1\n", permission.Allow},
+	{config: "[build]\ntarget-dir = \"../home/tgt\"\n", run: "cargo build --offline", wrote: "tgt", want: permission.Ask},
+	{config: "build.target-dir = '../home/tgt'\n", want: permission.Ask},
+	{config: "[build]\njobs = 1\ntarget-dir = \"../home/tgt\"\n", want: permission.Ask},
+	{config: "[build]\nrustflags = [\"-C\", \"incremental=../home/inc\"]\n", run: "cargo build --offline", wrote: "inc", want: permission.Ask},
+	{config: "[alias]\nci = \"build --target-dir ../home/ci\"\n", run: "cargo ci --offline", wrote: "ci", want: permission.Ask},
+	{config: "[alias]\nci = [\"install\", \"--path\", \".\"]\n", want: permission.Ask},
+	{config: "[build]\ntarget-dir = \"target2\"\n", want: permission.Allow},
+	{config: "[build]\njobs = 1\nrustflags = [\"-C\", \"target-cpu=native\"]\n", want: permission.Allow},
+	{config: "[alias]\nxtask = \"run --package xtask --\"\n", want: permission.Allow},
 }
 
-// TestCanaryRT133CargoConfig checks that cargo build, check and test (from
-// a directory below too) ask in a project whose .cargo/config.toml sends
-// its target directory out of the project, and that cargo build writes
-// ../home/tgt there when run; and that they stay allowed with the other
-// settings of rt133CargoConfigs.
+// rt133CargoLines are the cargo lines judged in each project of
+// rt133CargoConfigs.
+var rt133CargoLines = []string{"cargo build", "cargo check", "cargo test", "cd src && cargo build", "cargo build --release", "cargo ci"}
+
+// TestCanaryRT133CargoConfig checks that the lines of rt133CargoLines ask
+// in a project whose .cargo/config.toml sends cargo's writes out of the
+// project, and that real cargo wrote the home there; and that they stay
+// allowed with the other settings of rt133CargoConfigs.
 func TestCanaryRT133CargoConfig(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{"Cargo.toml": "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
@@ -440,17 +450,17 @@ func TestCanaryRT133CargoConfig(t *testing.T) {
 		writeTreeMode(t, wd, files, 0o644)
 		writeTreeMode(t, wd, map[string]string{".cargo/config.toml": c.config}, 0o644)
 		decide := secretDecider(t, home, wd)
-		for _, line := range []string{"cargo build", "cargo check", "cargo test", "cd src && cargo build", "cargo build --release"} {
+		for _, line := range rt133CargoLines {
 			if v := decide(line); v.Decision != c.want {
 				t.Errorf("%q with .cargo/config.toml %q: %v (%s), want %v", line, c.config, v.Decision, v.Reason, c.want)
 			}
 		}
-		if c.want != permission.Ask {
+		if c.run == "" {
 			continue
 		}
 		cargo, err := exec.LookPath("cargo")
 		if err != nil {
-			tooltest.LeftOut(t, "cargo is not installed: the real run of cargo build is left out", tooltest.CanaryTools)
+			tooltest.LeftOut(t, "cargo is not installed: the real run of "+c.run+" is left out", tooltest.CanaryTools)
 			continue
 		}
 		rustupHome := os.Getenv("RUSTUP_HOME")
@@ -458,10 +468,10 @@ func TestCanaryRT133CargoConfig(t *testing.T) {
 			h, _ := os.UserHomeDir()
 			rustupHome = filepath.Join(h, ".rustup")
 		}
-		out := runIn(t, home, wd, "cargo build --offline", "PATH="+filepath.Dir(cargo)+":/usr/local/bin:/usr/bin:/bin",
+		out := runIn(t, home, wd, c.run, "PATH="+filepath.Dir(cargo)+":/usr/local/bin:/usr/bin:/bin",
 			"RUSTUP_HOME="+rustupHome, "CARGO_HOME="+t.TempDir())
-		if _, err := os.Stat(filepath.Join(home, "tgt")); err != nil {
-			t.Errorf("cargo build with .cargo/config.toml %q did not write ../home/tgt when run (%v):\n%s", c.config, err, out)
+		if _, err := os.Stat(filepath.Join(home, c.wrote)); err != nil {
+			t.Errorf("%s with .cargo/config.toml %q did not write ../home/%s when run (%v):\n%s", c.run, c.config, c.wrote, err, out)
 		}
 	}
 }
