@@ -23,6 +23,8 @@ var versionedNames = []struct {
 	{"tclsh8.6", regexp.MustCompile(`^tclsh\d+\.\d+$`)},
 	{"split-file-14", regexp.MustCompile(`^split-file-\d+$`)},
 	{"not-14", regexp.MustCompile(`^not-\d+$`)},
+	{"rdbg3.1", regexp.MustCompile(`^rdbg\d+\.\d+$`)},
+	{"rbs3.1", regexp.MustCompile(`^rbs\d+\.\d+$`)},
 }
 
 // localNames returns a replacer that spells the versioned program names of

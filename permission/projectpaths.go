@@ -126,6 +126,8 @@ type pathSettings struct {
 	// when, if set, are the options without which the tool reads none
 	// of its files (cmake reads its presets for --preset only).
 	when []string
+	// cargo marks cargo's .cargo/config.toml (cargoConfigUnsound).
+	cargo bool
 	// defaults are the paths, from its working directory (and, with up,
 	// from each directory above it in the workdir), that the tool writes,
 	// or reads and copies into its output, when its settings name none: a
@@ -238,6 +240,13 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		operandDirs: true, operandsEnd: true, keys: []string{"extraargs", "extraargsbefore", "external-contents"},
 		args: []string{"extraargs", "extraargsbefore"}, options: []string{"--config-file", "-p", "--p", "--vfsoverlay"},
 		atFiles: true}
+	// cargo reads the .cargo/config.toml of its working directory and of
+	// each one above it, whose build.target-dir and build.build-dir name
+	// where it builds, relative to the directory that holds .cargo, and
+	// whose rustc flags and aliases may too (cargoConfigUnsound; round
+	// redteam133: target-dir = "../home/tgt" made cargo build write the
+	// home).
+	cargo := pathSettings{files: []string{".cargo/config.toml", ".cargo/config"}, up: true, cargo: true}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
 		&clangTidy, &golangci} {
 		ps.values = settingsValue(ps.keys)
@@ -251,7 +260,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		"pytest": {pytest}, "py.test": {pytest}, "mypy": {mypy}, "dmypy": {mypy}, "ruff": {ruff}, "hugo": {hugo},
 		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
 		"doxygen": {doxygen}, "mkdocs": {mkdocs}, "jekyll": {jekyll}, "rubocop": {rubocop}, "cspell": {cspell},
-		"cspell-esm": {cspell}, "cmake": {cmake}, "ctest": {cmake}, "cpack": {cmake},
+		"cspell-esm": {cspell}, "cmake": {cmake}, "ctest": {cmake}, "cpack": {cmake}, "cargo": {cargo},
 	}
 })
 
@@ -796,6 +805,9 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 	}
 	if ps.bazelrc {
 		return g.bazelrcUnsound(cwd, dir, text)
+	}
+	if ps.cargo {
+		return g.cargoConfigUnsound(dir, text), nil
 	}
 	if base == "modules.txt" && len(ps.modules) > 0 {
 		return hugoVendored(dir, text, ps.modules)

@@ -194,6 +194,24 @@ if ! command -v golangci-lint >/dev/null 2>&1; then
 		install_missing "$name" "TestCanaryRT123" "golangci-lint is in $gobin, which is not on PATH: add it"
 	fi
 fi
+# mikefarah's yq, for TestCanaryRT133Yq, from the Go module proxy as
+# golangci-lint, under the name yq-go: Debian's yq (above, for tomlq) is
+# python's, which the name yq keeps.
+yq_version=v4.54.3
+if ! command -v yq-go >/dev/null 2>&1; then
+	gobin="$(go env GOPATH)/bin"
+	if [[ "$(id -u)" == 0 ]]; then
+		gobin=/usr/local/bin
+	fi
+	echo "$name: building mikefarah's yq $yq_version from the Go module proxy into $gobin as yq-go" >&2
+	tmpbin="$(mktemp -d)"
+	if ! GOBIN="$tmpbin" GOFLAGS= go install "github.com/mikefarah/yq/v4@$yq_version" >&2 || ! mv "$tmpbin/yq" "$gobin/yq-go"; then
+		install_missing "$name" "TestCanaryRT133Yq" "go install github.com/mikefarah/yq/v4@$yq_version failed"
+	elif ! command -v yq-go >/dev/null 2>&1; then
+		install_missing "$name" "TestCanaryRT133Yq" "yq-go is in $gobin, which is not on PATH: add it"
+	fi
+	rm -rf "$tmpbin"
+fi
 # terraform: Debian does not package it and HashiCorp's downloads are not
 # reachable from every CI machine, but its source is on the Go module proxy.
 terraform_version=v1.5.7

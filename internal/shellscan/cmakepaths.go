@@ -221,6 +221,10 @@ var buildFileOptionsOf = lazy[map[string][]buildFileOption]{build: func() map[st
 		"gulp":       {{"f", "--gulpfile", "--gulpfile"}},
 		"grunt":      {{"", "--gruntfile", "--gruntfile"}},
 		"fab":        {{"f", "--fabfile", "--fabfile"}},
+		// bundle check, lock and the others take the Gemfile of
+		// --gemfile, Ruby code whatever its name (redteam133).
+		"bundle":  {{"", "--gemfile", "--gemfile"}},
+		"bundler": {{"", "--gemfile", "--gemfile"}},
 	}
 }}
 

@@ -142,7 +142,9 @@ func (an *analyzer) runsWrittenCode() {
 				}
 				acc, key = g.access, len(an.a.accesses)+i-len(writes)
 			}
-			written := acc.mode == modeWrite && !acc.unknown && !acc.runs
+			// A directory mkdir makes holds no code of its own (mkdir -p
+			// out && java -cp out X).
+			written := acc.mode == modeWrite && !acc.unknown && !acc.runs && !acc.dir
 			if acc.unknown && (!acc.built && (u.names != nil && acc.output || u.names == nil && !acc.own) ||
 				u.names != nil && literalName(path.Base(acc.path), u.names)) {
 				// The output file of a command the analysis does not

@@ -164,7 +164,14 @@ func (an *analyzer) envPrinter(name string, args []word) {
 		// to jq (tomlq -n 'env.GITHUB_TOKEN' printed the token, round
 		// redteam132).
 		for _, a := range args {
-			if a.dynamic || !strings.HasPrefix(a.text, "-") && jqReadsEnv(a.text) {
+			f, filter := a.text, !strings.HasPrefix(a.text, "-")
+			if v, ok := strings.CutPrefix(f, "--expression="); ok && name == "yq" {
+				f, filter = v, true // yq --expression=F: the filter
+			}
+			if a.dynamic || filter && jqReadsEnv(f) {
+				prints = true
+			}
+			if name == "yq" && filter && !a.dynamic && an.yqRunTimeOperators(f) {
 				prints = true
 			}
 		}
@@ -328,6 +335,48 @@ func jqReadsEnv(f string) bool {
 	}
 	return false
 }
+
+// yqRunTimeOperators looks at the operators of mikefarah's yq in its
+// filter f whose effect only the run tells (redteam133): eval runs a
+// string as a filter ("str" + "env(X)" | eval(.) printed the token),
+// and load, load_str and their kin read a file whose path the filter
+// may make when it runs (a path decoded from base64 printed the key),
+// both opaque; a load of a string literal is a path the analysis guesses
+// as it does any other. It reports whether f uses envsubst, which
+// replaces the ${NAME} of a string with the environment's value (yq '.x
+// | envsubst' of a template holding ${NPM_TOKEN} printed the token).
+func (an *analyzer) yqRunTimeOperators(f string) bool {
+	inString := jqStringText(f)
+	envsubst := false
+	for _, m := range yqOperatorName.get().FindAllStringSubmatchIndex(f, -1) {
+		start, end := m[2], m[3]
+		rest := strings.TrimLeft(f[end:], " \t\n")
+		if inString[start] || strings.HasPrefix(rest, ":") {
+			continue // a string's text or a key ({eval: 1})
+		}
+		switch op := f[start:end]; {
+		case op == "envsubst":
+			envsubst = true
+		case op == "eval":
+			an.opaque("yq's eval runs a filter it makes when it runs")
+		case !yqLiteralArgument.get().MatchString(rest):
+			an.opaque("yq's " + op + " reads a file named only when it runs")
+		}
+	}
+	return envsubst
+}
+
+// yqOperatorName matches the names of yqRunTimeOperators' operators as
+// whole names not after a dot or $ (.eval is a key, $eval a variable).
+var yqOperatorName = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_$.])(envsubst|eval|load[A-Za-z0-9_]*)\b`)
+}}
+
+// yqLiteralArgument matches the argument of a yq operator that is one
+// string literal without an interpolation: ("doc/a").
+var yqLiteralArgument = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`^\(\s*"(?:[^"\\]|\\[^(])*"\s*\)`)
+}}
 
 // jqCodeFiles records the files whose jq code jq (gojq, jaq, yq) args
 // run: with -f (--from-file) the program is a file, one of its operands;

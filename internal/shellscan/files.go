@@ -15,6 +15,9 @@ var interpreters = lazy[map[string]string]{build: func() map[string]string {
 		"python": "c", "node": "ep", "nodejs": "ep", "bun": "ep", "perl": "eEMmd", "ruby": "e",
 		"php": "rB", "lua": "e", "luajit": "e", "Rscript": "e", "R": "e", "osascript": "e",
 		"tclsh": "", "jshell": "", "irb": "", "ghci": "", "julia": "e", "deno": "",
+		// erb runs the Ruby of its templates (<%= `cmd` %>): its operands,
+		// or its standard input (redteam133).
+		"erb": "",
 		// Other pythons take -c as python does.
 		"pypy": "c", "ipython": "c", "jython": "c", "bpython": "c",
 	}
@@ -40,7 +43,7 @@ var languageFiles = lazy[map[string][]string]{build: func() map[string][]string 
 		// any script or test) and .npmrc (its cache, registry) there.
 		"bun":  {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.node", "package.json", "node_modules/", "bunfig.toml", ".npmrc"},
 		"deno": {"*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "package.json", "deno.json", "deno.jsonc", "node_modules/"},
-		"perl": {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
+		"perl": {"*.pl", "*.pm", "*.pmc"}, "ruby": {"*.rb", "*.so"}, "irb": {"*.rb", "*.so"}, "erb": {"*.rb", "*.so"}, "php": {"*.php"}, "julia": {"*.jl"},
 		"R": {"*.R", "*.r"}, "Rscript": {"*.R", "*.r"}, "jshell": {"*.jsh", "*.java"}, "ghci": {"*.hs"},
 	}
 }}
@@ -126,6 +129,14 @@ func (an *analyzer) interpreter(prog, name string, args []word) bool {
 	} else if isPython(name) {
 		an.usesCode(name, "/", languageFiles.get()["python"]...)
 	}
+	if name == "erb" {
+		// Each operand is a template erb runs, not the first alone.
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") && !a.dynamic {
+				an.usesCode(name, a.text)
+			}
+		}
+	}
 	if name == "deno" || name == "bun" {
 		if bunInline(args) {
 			an.opaque(name + " runs inline code")
@@ -159,6 +170,10 @@ scan:
 		if strings.Contains(strings.ToLower(t), "data:") {
 			an.opaque(name + " may load inline code from a data: URL")
 			return true
+		}
+		if t == "-" && name == "erb" && i > 0 && args[i-1].text == "-T" {
+			valueNext = false
+			continue // erb -T -: the trim mode
 		}
 		if t == "-" {
 			break // the program comes from standard input
@@ -1111,7 +1126,7 @@ func (an *analyzer) fileCommand(name string, args []word) {
 				}
 			}
 			an.optionWordsGiven(args)
-			if (isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc") &&
+			if (isCompiler(name) || name == "make" || name == "gmake" || name == "rustc" || name == "rustdoc" || name == "javac") &&
 				!(isCompiler(name) && compilerWritesText(args)) {
 				// A program it builds (make m && ./m) is made of the
 				// sources its code use checks. What a compiler only
@@ -1645,7 +1660,7 @@ var projectFiles = lazy[map[string][]string]{build: func() map[string][]string {
 		"foreman":       {"Procfile", "Procfile.*", ".env", ".foreman"},
 		"bmake":         {"Makefile", "makefile", "BSDmakefile", "*.mk"},
 		"ansible":       {"ansible.cfg", "*.yml", "*.yaml", "*.py"},
-		"bundle":        {"Gemfile", "*.gemspec", "*.rb"},
+		"bundle":        {"Gemfile", "gems.rb", "*.gemspec", "*.rb", ".bundle/"}, // .bundle/config may set BUNDLE_GEMFILE (redteam133)
 		"composer":      {"composer.json"},
 		"dvc":           {"dvc.yaml", "params.yaml"},
 		"gitlab-runner": {".gitlab-ci.yml"},
@@ -1813,7 +1828,14 @@ var optionDanger = lazy[map[string]danger]{build: func() map[string]danger {
 		// (-c) deletes them there, and --generate-config-file writes the
 		// home's config file.
 		"bat": {long: []string{"build", "clear", "target", "source", "generate-config-file"}, short: "bc"},
-		"yq":  {long: []string{"inplace", "in-place"}, short: "i"},
+		// mikefarah's yq: -s (--split-exp) writes each result into a
+		// file its expression names (outside the working directory with
+		// --security-allow-write-any-path, anywhere with a yq older than
+		// that check), and system(cmd; args) runs any program once
+		// --security-enable-system-operator lets it (redteam133). -s is
+		// python yq's --slurp too, which the analysis cannot tell apart.
+		"yq": {long: []string{"inplace", "in-place", "split-exp", "split-exp-file", "security-allow-write-any-path",
+			"security-enable-system-operator"}, short: "is"},
 		"cp":  {long: []string{"symbolic-link", "link"}, short: "sl"},
 		"ssh": {short: "oF"},
 		// scp runs the program of -S, and ssh with the options of -o, -F
@@ -2221,8 +2243,19 @@ var jdkTools = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"java": true, "javac": true, "jshell": true, "jar": true, "javadoc": true, "jlink": true, "jpackage": true,
 		"jdeps": true, "jmod": true, "javap": true, "jdb": true, "keytool": true, "jarsigner": true,
+		"jexec": true, "serialver": true,
 	}
 }}
+
+// jdkCodePaths are the JDK tools' options whose value is a path list of
+// jars and class directories the JVM loads code from: java's class and
+// module paths and -jar, javac's annotation processors (found on the
+// class path too), javadoc's doclets and taglets, keytool's and
+// jarsigner's security providers. A jar is code whatever its name: java
+// -jar x.txt ran a jar the line wrote (redteam133).
+var jdkCodePaths = []string{"-jar", "-cp", "-classpath", "--class-path", "-p", "--module-path",
+	"--upgrade-module-path", "-processorpath", "--processor-path", "--processor-module-path", "-docletpath",
+	"-tagletpath", "-providerpath", "-providerPath"}
 
 // java marks the line opaque when a JDK launcher runs a command line
 // (-XX:OnError, -XX:OnOutOfMemoryError, which the JVM runs through a
@@ -2246,10 +2279,67 @@ func (an *analyzer) java(name string, args []word) {
 	// The JVM loads a native agent before anything else (-agentpath:PATH,
 	// through a JDK tool's -J too), and the constructors of the shared
 	// object run as it loads.
-	for _, a := range args {
-		if p, ok := strings.CutPrefix(strings.TrimPrefix(a.text, "-J"), "-agentpath:"); ok {
-			p, _, _ = strings.Cut(p, "=")
-			an.usesCode(name, p)
+	// So does a Java agent (-javaagent:JAR[=OPTIONS]), whatever the
+	// jar's name: its premain runs before main, in the JVM of any JDK
+	// tool given -J-javaagent:JAR (javac, keytool, javap), and a jar the
+	// line wrote as x.txt ran so (redteam133). --patch-module's jars and
+	// directories replace a module's classes, and -Xbootclasspath/a:'s
+	// are the boot loader's.
+	for i, a := range args {
+		t := strings.TrimPrefix(a.text, "-J")
+		for _, opt := range []string{"-agentpath:", "-javaagent:"} {
+			if p, ok := strings.CutPrefix(t, opt); ok {
+				p, _, _ = strings.Cut(p, "=")
+				an.usesCode(name, p)
+			}
+		}
+		var entries string
+		switch {
+		case strings.HasPrefix(t, "--patch-module="):
+			_, entries, _ = strings.Cut(strings.TrimPrefix(t, "--patch-module="), "=")
+		case t == "--patch-module" && i+1 < len(args):
+			_, entries, _ = strings.Cut(strings.TrimPrefix(args[i+1].text, "-J"), "=")
+		case strings.HasPrefix(t, "-Xbootclasspath/a:"):
+			entries = strings.TrimPrefix(t, "-Xbootclasspath/a:")
+		}
+		for _, e := range strings.Split(entries, ":") {
+			if e != "" {
+				an.usesCode(name, e)
+			}
+		}
+	}
+	for i, a := range args {
+		opt, v, eq := strings.Cut(a.text, "=")
+		if !contains(jdkCodePaths, opt) || strings.HasPrefix(opt, "-") && !strings.HasPrefix(opt, "--") && eq {
+			continue // -cp=x is no option java knows
+		}
+		if !eq {
+			if i+1 >= len(args) {
+				continue
+			}
+			v = args[i+1].text
+			if args[i+1].dynamic {
+				an.opaque(name + " " + opt + " loads code from a path only known when the line runs")
+				return
+			}
+		}
+		for _, e := range strings.Split(v, ":") {
+			if e != "" && !strings.HasSuffix(e, "*") {
+				// A jar the line writes, whatever its name; a directory
+				// of classes holds *.class files, code already (see
+				// below), and what javac writes there is built from the
+				// sources its code use checks (javac -d out && java -cp
+				// out X).
+				an.usesCode(name, e)
+			}
+		}
+	}
+	if name == "jexec" {
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") {
+				an.usesCode(name, a.text) // jexec JAR runs the jar
+				break
+			}
 		}
 	}
 	switch name {

@@ -502,6 +502,16 @@ var opaqueCommands = lazy[map[string]string]{build: func() map[string]string {
 		// container.go.
 		"runc", "crun", "youki", "runsc", "ctr", "crictl", "lxc", "incus", "apptainer", "singularity",
 		"distrobox", "distrobox-enter", "toolbox", "systemd-nspawn", "machinectl",
+		// moreutils' mispipe runs its two command strings through sh, the
+		// output of the first fed to the second: mispipe "printf 'touch
+		// ../home/p'" sh ran what the first printed, a second string the
+		// analysis takes for a shell given nothing (redteam133).
+		"mispipe",
+		// Ruby's debugger runs its script whatever its name (rdbg -n
+		// x.txt), and its -e and -c commands; ruby-rewrite -l loads a
+		// rewriter of any name, and rbs -r (prototype runtime) requires
+		// the library it names (-r ./x loads x.rb): redteam133.
+		"rdbg", "ruby-rewrite", "rbs",
 		// Multi-call binaries, which run the program their first word
 		// or an option names (coreutils --coreutils-prog=kill, as
 		// busybox and toybox above): the applet is not looked at.
