@@ -209,6 +209,9 @@ var canaryRT133JavaAgent = []string{
 var rt133JavaAgentOrdinary = []string{
 	"java -javaagent:agent.jar -version", "java -jar app.jar", "javac -J-Xmx1g -version",
 	"echo x > notes.txt && java -javaagent:agent.jar -jar app.jar", "java -cp 'lib/*:build/classes' Main",
+	// A value after a colon is a path from the working directory, not
+	// /agent.jar (asked about before).
+	"java -javaagent:lib/agent.jar -jar app.jar", "java -agentpath:lib/agent.so -jar app.jar",
 }
 
 // TestCanaryRT133JavaAgent checks that each line of canaryRT133JavaAgent

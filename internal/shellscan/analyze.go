@@ -1278,7 +1278,8 @@ func (an *analyzer) writeThroughLinks(i int) {
 // unknownArgs records the words of a command the analysis does not model
 // that may name files, as paths it may write: every operand, the value of
 // an option given with '=', what follows the first '/' of an option word
-// (-o/abs/path), and each value a cluster of one-letter options may carry
+// (-o/abs/path) or, when a ':' comes before that '/', what follows the
+// ':' (-javaagent:lib/a.jar), and each value a cluster of one-letter options may carry
 // attached (-fpre-commit: "pre-commit", "re-commit" …). The caller makes a
 // line opaque when one of them is protected, outside the workdir or not an
 // ordinary file there.
@@ -1300,7 +1301,17 @@ func (an *analyzer) unknownArgs(args []word) {
 		case hasValue && v != "":
 			cands = append(cands, v)
 		case strings.IndexByte(a.text, '/') > 0:
-			cands = append(cands, a.text[strings.IndexByte(a.text, '/'):])
+			slash := strings.IndexByte(a.text, '/')
+			// -o/abs/path: the path from the slash; -javaagent:lib/a.jar,
+			// -x:sub/f: the value after the colon, a path from the
+			// working directory (its slash no root). A value after the
+			// colon that starts with ~ (which the program may expand
+			// itself) keeps the path from the slash, outside.
+			from := slash
+			if colon := strings.LastIndexByte(a.text[:slash], ':'); colon >= 0 && a.text[colon+1] != '~' {
+				from = colon + 1
+			}
+			cands = append(cands, a.text[from:])
 		}
 		cands = attachedValues(a.text, cands)
 		cands, ok := nestedValues(cands)
