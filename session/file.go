@@ -345,7 +345,25 @@ func (s *session) open() (*os.File, error) {
 		f.Close()
 		return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "checkpoint log is not a regular file"}
 	}
+	if err := checkSparse(s.file, f, st.Size()); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
+}
+
+// checkSparse refuses, as a *storage.Error, an open log of size bytes whose
+// holes add up to more than safefs.MaxHoleBytes (see there): no append
+// makes one, and reading its zeros, which hold no newline, cost a listing,
+// a show or a resume minutes per terabyte and a record's limit in memory.
+func checkSparse(file string, f *os.File, size int64) error {
+	err := safefs.CheckHoles("read", file, f, size)
+	var se *storage.Error
+	if errors.As(err, &se) {
+		se.Kind = storage.KindCheckpoint
+		se.Message = strings.Replace(se.Message, "Storage file", "checkpoint log", 1)
+	}
+	return err
 }
 
 // stat returns the log's current stamp.
