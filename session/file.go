@@ -63,6 +63,9 @@ type FileCheckpointer struct {
 	repair  bool
 	now     func() time.Time // the clock stamping batches
 	maxLine int              // MaxLineBytes; lowered by tests
+	// decodeFloor is the least a log's records may decode to in all
+	// (DecodeFloorBytes; see decodeBudget); lowered by tests.
+	decodeFloor int64
 	// parallelMin is the smallest log read on several cores
 	// (parallelMinBytes); lowered by tests.
 	parallelMin int64
@@ -134,6 +137,7 @@ func NewFileCheckpointer(dir string, opts FileOptions) (*FileCheckpointer, error
 		repair:      opts.RepairTail,
 		now:         time.Now,
 		maxLine:     MaxLineBytes,
+		decodeFloor: DecodeFloorBytes,
 		parallelMin: parallelMinBytes,
 		syncDir:     safefs.SyncDir,
 		heads:       make(map[string]headEntry),
@@ -425,7 +429,7 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 	var bad *problem
 	lr := s.c.lines.get(f, s.c.maxLine)
 	defer s.c.lines.put(lr)
-	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since, workers: s.c.scanWorkers(fi.Size())},
+	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since, workers: s.c.scanWorkers(fi.Size()), budget: s.c.decodeBudget(fi.Size())},
 		func(r scanRecord) bool {
 			if r.event != nil {
 				out.events = append(out.events, *r.event)
@@ -947,7 +951,7 @@ func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) 
 		var checked time.Time
 		lr := c.lines.get(f, c.maxLine)
 		defer c.lines.put(lr)
-		res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0)},
+		res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0), budget: c.decodeBudget(fi.Size())},
 			func(r scanRecord) bool {
 				if r.event == nil {
 					return true
@@ -1033,7 +1037,7 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]storage.Pro
 	var problems []problem
 	lr := c.lines.get(f, c.maxLine)
 	defer c.lines.put(lr)
-	res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size())},
+	res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size()), budget: c.decodeBudget(fi.Size())},
 		func(scanRecord) bool { return true },
 		func(p problem) bool { problems = append(problems, p); return true })
 	if err != nil {
