@@ -30,6 +30,22 @@ func (h *dirHandle) open(name string) (*fdFile, string, time.Time, error) {
 		_ = f.Close()
 		return nil, path, time.Time{}, err
 	}
+	// A file mostly of holes (a planted sparse one) is refused before it
+	// is read: its zeros cost the copy their size in reading and a record's
+	// limit in memory. safefs.ReadFile refuses it too.
+	if f.size > safefs.MaxHoleBytes {
+		n, err := f.holes(safefs.MaxHoleBytes)
+		switch {
+		case err != nil:
+			err = readError(path, err)
+		case n > safefs.MaxHoleBytes:
+			err = safefs.SparseError("read", path)
+		}
+		if err != nil {
+			_ = f.Close()
+			return nil, path, time.Time{}, err
+		}
+	}
 	return f, path, mtime, nil
 }
 

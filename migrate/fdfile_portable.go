@@ -99,3 +99,9 @@ func setPathTime(p string, t time.Time) error {
 	}
 	return os.Chtimes(p, t, t)
 }
+
+// holes returns how many bytes of the file, as large as status found it,
+// lie in holes, counting no further than just past limit.
+func (f *fdFile) holes(limit int64) (int64, error) {
+	return safefs.HoleBytes(f.f, f.size, limit)
+}

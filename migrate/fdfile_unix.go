@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lite-agent/lite-agent-go/internal/filestamp"
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 )
 
 // portable reports that this build opens files by path; this one opens
@@ -169,4 +170,10 @@ func ignoringEINTR(f func() error) error {
 			return err
 		}
 	}
+}
+
+// holes returns how many bytes of the file, as large as status found it,
+// lie in holes, counting no further than just past limit.
+func (f *fdFile) holes(limit int64) (int64, error) {
+	return safefs.FdHoleBytes(f.fd, f.size, limit)
 }

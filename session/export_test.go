@@ -8,6 +8,10 @@ func SetClock(c *FileCheckpointer, now func() time.Time) { c.now = now }
 // SetMaxLine lowers the line length limit so tests need no huge lines.
 func SetMaxLine(c *FileCheckpointer, n int) { c.maxLine = n }
 
+// SetDecodeFloor lowers the least an encoded log's records may decode to
+// in all, so tests need no huge records.
+func SetDecodeFloor(c *FileCheckpointer, n int64) { c.decodeFloor = n }
+
 // SetParallelMin sets the size from which logs are read on several cores;
 // 1 makes every non-empty log go through the parallel scan.
 func SetParallelMin(c *FileCheckpointer, n int64) { c.parallelMin = n }

@@ -63,6 +63,9 @@ type FileCheckpointer struct {
 	repair  bool
 	now     func() time.Time // the clock stamping batches
 	maxLine int              // MaxLineBytes; lowered by tests
+	// decodeFloor is the least a log's records may decode to in all
+	// (DecodeFloorBytes; see decodeBudget); lowered by tests.
+	decodeFloor int64
 	// parallelMin is the smallest log read on several cores
 	// (parallelMinBytes); lowered by tests.
 	parallelMin int64
@@ -134,6 +137,7 @@ func NewFileCheckpointer(dir string, opts FileOptions) (*FileCheckpointer, error
 		repair:      opts.RepairTail,
 		now:         time.Now,
 		maxLine:     MaxLineBytes,
+		decodeFloor: DecodeFloorBytes,
 		parallelMin: parallelMinBytes,
 		syncDir:     safefs.SyncDir,
 		heads:       make(map[string]headEntry),
@@ -345,7 +349,25 @@ func (s *session) open() (*os.File, error) {
 		f.Close()
 		return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: s.file, Message: "checkpoint log is not a regular file"}
 	}
+	if err := checkSparse(s.file, f, st.Size()); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
+}
+
+// checkSparse refuses, as a *storage.Error, an open log of size bytes whose
+// holes add up to more than safefs.MaxHoleBytes (see there): no append
+// makes one, and reading its zeros, which hold no newline, cost a listing,
+// a show or a resume minutes per terabyte and a record's limit in memory.
+func checkSparse(file string, f *os.File, size int64) error {
+	err := safefs.CheckHoles("read", file, f, size)
+	var se *storage.Error
+	if errors.As(err, &se) {
+		se.Kind = storage.KindCheckpoint
+		se.Message = strings.Replace(se.Message, "Storage file", "checkpoint log", 1)
+	}
+	return err
 }
 
 // stat returns the log's current stamp.
@@ -407,7 +429,7 @@ func (s *session) load(ctx context.Context, o loadOpts) (loaded, error) {
 	var bad *problem
 	lr := s.c.lines.get(f, s.c.maxLine)
 	defer s.c.lines.put(lr)
-	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since, workers: s.c.scanWorkers(fi.Size())},
+	res, err := scan(ctx, s.c.enc, lr, scanOpts{id: s.id, file: s.file, since: since, workers: s.c.scanWorkers(fi.Size()), budget: s.c.decodeBudget(fi.Size())},
 		func(r scanRecord) bool {
 			if r.event != nil {
 				out.events = append(out.events, *r.event)
@@ -929,7 +951,7 @@ func (c *FileCheckpointer) Scan(ctx context.Context, id string, sinceSeq int64) 
 		var checked time.Time
 		lr := c.lines.get(f, c.maxLine)
 		defer c.lines.put(lr)
-		res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0)},
+		res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, since: max(sinceSeq, 0), budget: c.decodeBudget(fi.Size())},
 			func(r scanRecord) bool {
 				if r.event == nil {
 					return true
@@ -1015,7 +1037,7 @@ func (c *FileCheckpointer) Verify(ctx context.Context, id string) ([]storage.Pro
 	var problems []problem
 	lr := c.lines.get(f, c.maxLine)
 	defer c.lines.put(lr)
-	res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size())},
+	res, err := scan(ctx, c.enc, lr, scanOpts{id: id, file: s.file, all: true, workers: c.scanWorkers(fi.Size()), budget: c.decodeBudget(fi.Size())},
 		func(scanRecord) bool { return true },
 		func(p problem) bool { problems = append(problems, p); return true })
 	if err != nil {

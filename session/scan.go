@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lite-agent/lite-agent-go/internal/jsonl"
 	"github.com/lite-agent/lite-agent-go/internal/logframe"
@@ -77,6 +78,50 @@ type scanOpts struct {
 	// flight, if set, is where scanParallel counts its bytes in flight
 	// (tests read its peak).
 	flight *flight
+	// budget, when positive, bounds what the records of an encoded log
+	// decode to in all (see FileCheckpointer.decodeBudget); decoded
+	// counts it, shared by scanParallel's workers.
+	budget  int64
+	decoded *atomic.Int64
+}
+
+// countDecoded makes checkLine count what records decode to against
+// o.budget, when there is one.
+func (o *scanOpts) countDecoded() {
+	if o.budget > 0 && o.decoded == nil {
+		o.decoded = new(atomic.Int64)
+	}
+}
+
+// DecodeFloorBytes and DecodeRatio bound what the records of one encoded
+// log may decode to in all: DecodeRatio times the log's size, and never
+// less than DecodeFloorBytes (512 MiB). A compressing codec (gzip, zstd)
+// needs no key, so a data home copied in can hold a log of records that
+// each decode to the record limit from a few kilobytes: round 133 planted
+// 40 zstd records of 200 MiB in a 355 KB log, and run -r ran out of memory
+// (more than 6 GB) and sessions show took 43 s and 3.4 GB. What an agent
+// writes compresses tens of times at most; a log decoding to more is
+// refused, as a plaintext log that large would cost its size on disk.
+const (
+	DecodeFloorBytes = 512 << 20
+	DecodeRatio      = 64
+)
+
+// decodeBudget returns the budget of scanOpts for an encoded log of size
+// bytes, or 0 (none) for plaintext, whose records are its bytes.
+func (c *FileCheckpointer) decodeBudget(size int64) int64 {
+	if !c.enc.Encoded() {
+		return 0
+	}
+	return max(c.decodeFloor, min(size, (1<<62)/DecodeRatio)*DecodeRatio)
+}
+
+// overBudget is the refusal of a log whose records decode to more than
+// its budget.
+func overBudget(opts scanOpts) error {
+	return &storage.Error{Op: "decode", Kind: storage.KindCheckpoint, File: opts.file,
+		Message: "checkpoint log decodes to more than " + strconv.FormatInt(opts.budget>>20, 10) +
+			" MiB, over " + strconv.Itoa(DecodeRatio) + " times its size (a planted or damaged file); refusing to read it"}
 }
 
 // scanResult sums up a scan.
@@ -115,6 +160,7 @@ func scan(ctx context.Context, enc storage.Encoding, lr *lineReader, opts scanOp
 			}
 		}
 	}()
+	opts.countDecoded()
 	if opts.workers > 0 {
 		return scanParallel(ctx, enc, lr, opts, opts.workers, onRecord, onProblem)
 	}
@@ -233,6 +279,9 @@ func checkLine(ctx context.Context, enc storage.Encoding, opts scanOpts, rd *rea
 				se = &storage.Error{Op: "decode", Kind: storage.KindCheckpoint, Message: "Storage decode failed (checkpoint)"}
 			}
 			return nil, &problem{Record: pos, Kind: storage.ProblemDecode, Err: se.At(opts.file, strconv.FormatInt(pos, 10))}, nil
+		}
+		if opts.decoded != nil && opts.decoded.Add(int64(len(plain))) > opts.budget {
+			return nil, nil, overBudget(opts)
 		}
 	}
 	body := pos > opts.since

@@ -195,6 +195,10 @@ func (c *FileCheckpointer) summarize(ctx context.Context, sc *summarizer, h *saf
 	if s.Size == 0 {
 		return s, true
 	}
+	if err := checkSparse(file, f, s.Size); err != nil {
+		s.Err = err
+		return s, true
+	}
 	sum := summaryRead{c: c, sc: sc, f: f, s: &s, file: file}
 	if c.enc.Encoded() {
 		s.Err = sum.encoded(ctx)

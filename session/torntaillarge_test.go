@@ -13,7 +13,8 @@ import (
 // sparse run of zeros over safefs.MaxReadBytes (round 128: a 2 GiB one,
 // 4 KiB on disk, made run -r write a 2.1 GB torn copy; a larger one fills
 // the disk). Append and Truncate refuse it with a *storage.Error, write no
-// copy and leave the log as it was.
+// copy and leave the log as it was. (Since round 133 a log this sparse is
+// refused as such before the tail is looked at.)
 func TestAppendRefusesToCopyAHugeTornTail(t *testing.T) {
 	for _, op := range []string{"Append", "Truncate"} {
 		t.Run(op, func(t *testing.T) {
@@ -35,7 +36,14 @@ func TestAppendRefusesToCopyAHugeTornTail(t *testing.T) {
 			} else {
 				err = cp.Truncate(t.Context(), "s1", 1, session.AnyHead)
 			}
-			storageError(t, err, "larger than 1 GiB")
+			// Where the file system tells holes, the log is refused as
+			// sparse before its tail is looked at (round 133); the limit
+			// on the torn copy stays for a tail that is not a hole.
+			want := "larger than 1 GiB"
+			if sparseFiles(t, log) {
+				want = "sparse"
+			}
+			storageError(t, err, want)
 			if after, err := os.Stat(log); err != nil || after.Size() != st.Size()+safefs.MaxReadBytes+1 {
 				t.Errorf("the log changed: %v", err)
 			}

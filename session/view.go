@@ -146,7 +146,8 @@ func (s *session) readBack(ctx context.Context) (view *StoredEvent, after []Stor
 		}
 	}
 	br := jsonl.NewBackReader(f, h.end, s.c.maxLine)
-	opts := scanOpts{id: s.id, file: s.file}
+	opts := scanOpts{id: s.id, file: s.file, budget: s.c.decodeBudget(st.Size)}
+	opts.countDecoded()
 	var rd reader
 	var tl tail
 	for pos := h.head; ; {

@@ -38,6 +38,9 @@ type FileStore struct {
 	enc    storage.Encoding
 	lock   filelock.Options
 	now    func() time.Time
+	// decodeFloor is DecodeFloorBytes (see fileRecords.overBudget);
+	// lowered by tests.
+	decodeFloor int64
 
 	// anchoring, when set (by tests), runs just before the list
 	// directory is looked for and anchored.
@@ -88,6 +91,8 @@ func NewFileStore(tasksDir, listID string, enc storage.Encoding) (*FileStore, er
 		enc:    enc,
 		lock:   filelock.Options{Factor: 1.4},
 		now:    time.Now,
+
+		decodeFloor: DecodeFloorBytes,
 	}
 	if _, err := s.anchored(false); err != nil {
 		return nil, err
@@ -277,6 +282,38 @@ type fileRecords struct {
 	// rewrite keeps what this package does not know (see mergeRecord)
 	// and replaces a record stored under a legacy name.
 	loaded map[string]loaded
+	// stored and decoded add up the records read so far, as stored and
+	// as decoded, for the budget of an encoded list (see overBudget).
+	stored, decoded int64
+}
+
+// DecodeFloorBytes and DecodeRatio bound what the records of an encoded
+// list, read in one operation, may decode to in all: DecodeRatio times
+// what they take as stored, and never less than DecodeFloorBytes
+// (512 MiB), as session logs are bounded (session.DecodeRatio). A
+// compressing codec needs no key, so a data home copied in can hold a list
+// whose records each decode to the record limit from a few kilobytes:
+// round 133 planted 30 zstd records of 200 MiB in 364 KB, and tasks list
+// (and a resumed session, which reads its list) ran out of memory.
+const (
+	DecodeFloorBytes = 512 << 20
+	DecodeRatio      = 64
+)
+
+// overBudget counts a record read as data and decoded as plain, and
+// refuses it, as a *storage.Error naming it, once the records read add up
+// to more than the budget of an encoded list.
+func (r *fileRecords) overBudget(name, stem string, data, plain []byte) error {
+	if !r.s.enc.Encoded() {
+		return nil
+	}
+	r.stored += int64(len(data))
+	r.decoded += int64(len(plain))
+	if r.decoded <= max(r.s.decodeFloor, r.stored*DecodeRatio) {
+		return nil
+	}
+	return &storage.Error{Op: "decode", Kind: storage.KindTask, File: r.path(name), Record: stem,
+		Message: fmt.Sprintf("task list decodes to more than %d times what it stores (a planted or damaged file); refusing to read it", DecodeRatio)}
 }
 
 // loaded is one record as read.
@@ -326,6 +363,9 @@ func (r *fileRecords) read(ctx context.Context, stem string) (Task, bool, error)
 	plain, err := r.s.enc.Decode(ctx, storage.KindTask, r.s.listID, stem, data)
 	if err != nil {
 		return Task{}, false, atRecord(err, r.path(name), stem)
+	}
+	if err := r.overBudget(name, stem, data, plain); err != nil {
+		return Task{}, false, err
 	}
 	t, err := decodeRecord(stem, plain)
 	if err != nil {

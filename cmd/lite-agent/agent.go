@@ -1144,6 +1144,13 @@ func (p *printer) hint(ev liteagent.Event) {
 		return // the question was cancelled: the user knows
 	case pe.By == liteagent.ByAuto && p.opaque(call):
 		text = fmt.Sprintf("%s: the line cannot be fully analyzed, so no --allow flag or rule allows it; only an approval on a terminal can run it", name)
+	case pe.By == liteagent.ByAuto && projectConfigured(call):
+		// --allow hook and --allow mcp_connect grant the user's own hooks
+		// and servers only (ownConfigOnly): naming the flag would send
+		// the user round in a circle.
+		_, rule := callPattern(permission.Call{Name: name, Input: call.Input})
+		text = fmt.Sprintf("%s of the project directory needs approval, and only a terminal can give it; --allow %s covers only your own, so to allow it add %s to %s",
+			name, name, rule, filepath.Join(p.paths.Home, permission.FileName))
 	case pe.By == liteagent.ByAuto:
 		_, rule := callPattern(permission.Call{Name: name, Input: call.Input})
 		text = fmt.Sprintf("%s needs approval, and only a terminal can give it; to allow it, pass --allow %s, or add %s to %s",
@@ -1165,6 +1172,19 @@ func (p *printer) hint(ev liteagent.Event) {
 	p.hinted = true
 	p.endTextLocked()
 	fmt.Fprintf(p.errw, "hint: %s\n", termtext.Line(text))
+}
+
+// projectConfigured reports whether call runs a hook or connects an MCP
+// server that the project directory configured (its input's source is
+// "project"), which --allow does not grant (see ownConfigOnly).
+func projectConfigured(call *model.Block) bool {
+	if !slices.Contains(configPermissions, call.Name) {
+		return false
+	}
+	var in struct {
+		Source string `json:"source"`
+	}
+	return json.Unmarshal(call.Input, &in) == nil && in.Source == permission.SourceProject
 }
 
 // opaque reports whether call is a bash line that the gate's analysis

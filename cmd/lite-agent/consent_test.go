@@ -128,3 +128,49 @@ func TestOwnConfigOnlyFollowsTheAllowGlobs(t *testing.T) {
 		}
 	}
 }
+
+// TestHintForAProjectHookNamesNoFlag checks the hint after a hook was
+// denied for want of a terminal (round 133): for a hook of the project
+// directory it said "pass --allow hook", which grants only the user's own
+// hooks, so the hook stayed denied. It now names the rule to add; for the
+// user's own hook it still names the flag.
+func TestHintForAProjectHookNamesNoFlag(t *testing.T) {
+	isolateEnv(t)
+	srv := &anthropicServer{replies: []string{textReply("one"), textReply("two")}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key")
+	t.Setenv("ANTHROPIC_BASE_URL", ts.URL)
+	for _, tc := range []struct {
+		name, dir, want, notWant string
+	}{
+		{"project", ".lite-agent", "--allow hook covers only your own, so to allow it add {", "pass --allow hook"},
+		{"user", "", "to allow it, pass --allow hook, or add {", "covers only your own"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, work := t.TempDir(), t.TempDir()
+			dir := home
+			if tc.dir != "" {
+				dir = filepath.Join(work, tc.dir)
+			}
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			marker := filepath.Join(work, "ran")
+			data := `{"version": 1, "hooks": {"run:start": [{"command": ` + mustJSON("touch '"+marker+"'") + `}]}}`
+			if err := os.WriteFile(filepath.Join(dir, "hooks.json"), []byte(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r := runCLI(t, "--home", home, "--workdir", work, "run", "hello")
+			if r.code != 0 {
+				t.Fatalf("run: %d %s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "hint: hook") || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, tc.notWant) {
+				t.Errorf("stderr %q, want a hint with %q and without %q", r.stderr, tc.want, tc.notWant)
+			}
+			if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+				t.Error("the hook ran without approval")
+			}
+		})
+	}
+}

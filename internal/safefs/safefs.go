@@ -265,6 +265,9 @@ func readOpen(f *os.File, st fs.FileInfo, p string) ([]byte, error) {
 	if st.Size() > MaxReadBytes {
 		return nil, tooLargeError(p)
 	}
+	if err := CheckHoles("read", p, f, st.Size()); err != nil {
+		return nil, err
+	}
 	// The size is a hint: read at most one byte past the limit, so that a
 	// file growing meanwhile is refused too.
 	b, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))

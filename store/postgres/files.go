@@ -407,6 +407,15 @@ func readLogLines(dir srcDir, name string) ([][]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &storage.Error{Op: "read", Kind: storage.KindCheckpoint, File: path, Message: "checkpoint log is not a regular file"}
 	}
+	// A log mostly of holes is refused, as the file store refuses it,
+	// rather than its zeros read.
+	if err := safefs.CheckHoles("read", path, f, st.Size()); err != nil {
+		var se *storage.Error
+		if errors.As(err, &se) {
+			se.Kind = storage.KindCheckpoint
+		}
+		return nil, err
+	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	var recs [][]byte
 	var off, start int64 // bytes read, and where the current line starts

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lite-agent/lite-agent-go/internal/safefs"
 	"github.com/lite-agent/lite-agent-go/session"
 	"github.com/lite-agent/lite-agent-go/storage"
 	"github.com/lite-agent/lite-agent-go/store/postgres"
@@ -27,11 +28,26 @@ func TestImportReadsALogAsAStream(t *testing.T) {
 		err   string
 	}{
 		{"records", func(*testing.T, string) {}, []string{`{"seq":1}`, `{"seq":2}`}, ""},
+		{"sparse torn tail of 1 MiB", func(t *testing.T, log string) {
+			if err := os.Truncate(log, int64(len(records))+1<<20); err != nil {
+				t.Skip("sparse file:", err)
+			}
+		}, []string{`{"seq":1}`, `{"seq":2}`}, ""},
+		// Since round 133 a log mostly of holes is refused unread, as the
+		// file store refuses it.
 		{"sparse torn tail of 1 GiB", func(t *testing.T, log string) {
 			if err := os.Truncate(log, int64(len(records))+1<<30); err != nil {
 				t.Skip("sparse file:", err)
 			}
-		}, []string{`{"seq":1}`, `{"seq":2}`}, ""},
+			f, err := os.Open(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if n, err := safefs.HoleBytes(f, int64(len(records))+1<<30, safefs.MaxHoleBytes); err != nil || n <= safefs.MaxHoleBytes {
+				t.Skip("the file system (or build) tells no holes")
+			}
+		}, nil, "sparse"},
 		{"line over the limit", func(t *testing.T, log string) {
 			f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
