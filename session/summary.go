@@ -199,7 +199,7 @@ func (c *FileCheckpointer) summarize(ctx context.Context, sc *summarizer, h *saf
 		s.Err = err
 		return s, true
 	}
-	sum := summaryRead{c: c, sc: sc, f: f, s: &s, file: file}
+	sum := summaryRead{ctx: ctx, c: c, sc: sc, f: f, s: &s, file: file}
 	if c.enc.Encoded() {
 		s.Err = sum.encoded(ctx)
 	} else {
@@ -210,6 +210,7 @@ func (c *FileCheckpointer) summarize(ctx context.Context, sc *summarizer, h *saf
 
 // summaryRead is the reading of one log's summary.
 type summaryRead struct {
+	ctx  context.Context // looked at between the windows of a long tail
 	c    *FileCheckpointer
 	sc   *summarizer
 	f    *os.File
@@ -277,6 +278,9 @@ func (r *summaryRead) lastLineFar() ([]byte, error) {
 	// most limit bytes back) for which want is true, or -1.
 	back := func(end, limit int64, want func(byte) bool) (int64, error) {
 		for stop := max(end-limit, 0); end > stop; {
+			if err := r.ctx.Err(); err != nil {
+				return 0, err // a tail of gigabytes without a newline takes seconds
+			}
 			n := min(1<<20, end-stop)
 			b, err := r.sc.readAt(r.f, end-n, int(n))
 			if err == nil && int64(len(b)) < n {

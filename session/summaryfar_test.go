@@ -1,6 +1,8 @@
 package session_test
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -92,5 +94,47 @@ func appendFile(t *testing.T, p, s string) {
 	defer f.Close()
 	if _, err := f.WriteString(s); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// countingContext is a context whose Err is nil for its first n calls and
+// context.Canceled after, counting them all.
+type countingContext struct {
+	context.Context
+	n, calls int
+}
+
+func (c *countingContext) Err() error {
+	c.calls++
+	if c.calls > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestSummariesStopInALongTail checks that reading a long tail backwards
+// (60 windows of 1 MiB with no newline) looks at the context between
+// windows: cancelled after its tenth look, Summaries stops there instead
+// of reading the rest (a multi-gigabyte tail kept sessions list past an
+// interrupt, round 133). Before, the context was looked at only around
+// each log, three times in all.
+func TestSummariesStopInALongTail(t *testing.T) {
+	dir := t.TempDir()
+	cp := newCP(t, dir, session.FileOptions{})
+	appendTexts(t, cp, "s1", "first prompt", "second")
+	log := filepath.Join(dir, "s1.jsonl")
+	if err := os.Truncate(log, 0); err != nil {
+		t.Fatal(err)
+	}
+	grow(t, log, 60<<20)
+	cp = newCP(t, dir, session.FileOptions{})
+	session.SetMaxLine(cp, 4096)
+	ctx := &countingContext{Context: t.Context(), n: 10}
+	_, err := cp.Summaries(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Summaries = %v, want context.Canceled", err)
+	}
+	if ctx.calls < 10 || ctx.calls > 20 {
+		t.Errorf("the context was looked at %d times, want it looked at between windows and the reading stopped", ctx.calls)
 	}
 }
