@@ -517,7 +517,8 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 }
 
 // gitOperands returns the words of git args (the subcommand first) that
-// may name a revision: every operand and the value of every --opt=value.
+// may name a revision: every operand, the value of every --opt=value and
+// every cluster of short options (-qsB: git restore's source is B).
 func gitOperands(args []string) []string {
 	var out []string
 	for i, a := range args {
@@ -533,8 +534,8 @@ func gitOperands(args []string) []string {
 			}
 			continue
 		}
-		if !strings.HasPrefix(a, "-") {
-			out = append(out, a)
+		if !strings.HasPrefix(a, "-") || len(a) > 2 {
+			out = append(out, a) // an operand, or short options that may end in a value (-sB)
 		}
 	}
 	return out

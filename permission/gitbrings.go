@@ -191,9 +191,7 @@ func historyHolds(workdir string, rels, ops []string, memo *historyMemo, maxComm
 		if strings.ContainsAny(op, ":") || strings.Contains(op, "@{") {
 			return 0, fmt.Errorf("%w: the revision %q", errHistory, op)
 		}
-		if looksLikeHash(op) {
-			hexOps = append(hexOps, strings.ToLower(op))
-		}
+		hexOps = append(hexOps, revisionHashes(op)...)
 	}
 	roots, err := historyRoots(st, filepath.Join(workdir, ".git"))
 	if err != nil {
@@ -339,6 +337,38 @@ func hashesIn(f string) ([]plumbing.Hash, error) {
 // history check reads (a reflog line is about 150 bytes).
 const maxGitRefFile = 64 << 20
 
+// revisionHashes returns, in lower case, the words of the operand op that
+// may be (abbreviated) object names: the name a revision starts from on
+// each side of a range (H, H^0, H~2, H^{tree}, ^H, A..H, A...H), and, when
+// op is a cluster of short options (-sH, -qsH: git restore's source),
+// each tail of it after an option letter, which may be the value of the
+// letter before. git resolves each, whether or not a ref or reflog
+// reaches it.
+func revisionHashes(op string) []string {
+	words := []string{op}
+	if len(op) > 2 && op[0] == '-' && op[1] != '-' {
+		words = words[:0]
+		for k := 2; k < len(op); k++ {
+			if c := op[k-1]; k == 2 || 'g' <= c && c <= 'z' || 'G' <= c && c <= 'Z' {
+				words = append(words, op[k:])
+			}
+		}
+	}
+	var out []string
+	for _, w := range words {
+		for _, side := range strings.Split(strings.ReplaceAll(w, "...", ".."), "..") {
+			side = strings.TrimLeft(side, "^")
+			if i := strings.IndexAny(side, "^~"); i >= 0 {
+				side = side[:i]
+			}
+			if looksLikeHash(side) {
+				out = append(out, strings.ToLower(side))
+			}
+		}
+	}
+	return out
+}
+
 // looksLikeHash reports whether s may be an abbreviated object name.
 func looksLikeHash(s string) bool {
 	if len(s) < 4 || len(s) > 64 {
@@ -466,52 +496,79 @@ const maxGitObject = 16 << 20
 
 // tree returns the index of a path of rels that the root tree h holds, or
 // -1. A path holds when every component is found (in any case, as a file
-// system that folds names would find it), or when a component before the
-// last is not a directory: a link or a submodule there is as much a write
-// of the protected path.
+// system that folds names would find it: every entry equal to a
+// component in that sense is looked in, Conf as well as conf), or when a
+// component before the last is not a directory: a link or a submodule
+// there is as much a write of the protected path.
 func (w *historyWalk) tree(h plumbing.Hash) (int, error) {
 	if w.trees[h] {
 		return -1, nil
 	}
 	w.trees[h] = true
-	var root []byte // the root tree, read once for every path
+	typ, root, err := w.object(h) // the root tree, read once for every path
+	if err != nil {
+		return 0, err
+	}
+	if typ != plumbing.TreeObject {
+		return 0, fmt.Errorf("%w: %s is not a tree", errHistory, h)
+	}
 	for i, rel := range w.rels {
-		cur := h
-		parts := strings.Split(rel, "/")
-		for k, part := range parts {
-			body := root
-			if k > 0 || root == nil {
-				typ, b, err := w.object(cur)
-				if err != nil {
-					return 0, err
-				}
-				if typ != plumbing.TreeObject {
-					return 0, fmt.Errorf("%w: %s is not a tree", errHistory, cur)
-				}
-				if body = b; k == 0 {
-					root = b
-				}
-			}
-			dir, x, found, err := treeEntry(body, part)
-			if err != nil {
-				return 0, fmt.Errorf("%w: tree %s: %w", errHistory, cur, err)
-			}
-			if !found {
-				break
-			}
-			if k == len(parts)-1 || !dir {
-				return i, nil
-			}
-			cur = x
+		held, err := w.treeHolds(h, root, strings.Split(rel, "/"), map[treeLook]bool{})
+		if err != nil || held {
+			return i, err
 		}
 	}
 	return -1, nil
 }
 
-// treeEntry finds name in the tree object body (entries of "<mode>
-// <name>\x00<20-byte object name>"), comparing names as a file system
-// that folds case would, and tells whether it is a directory.
-func treeEntry(body []byte, name string) (dir bool, h plumbing.Hash, found bool, err error) {
+// treeHolds reports whether the tree h, whose object is body, holds the
+// path of components parts (see tree). looked holds the trees below h
+// already looked in, with the components looked for (a tree whose
+// entries repeat a name, each the same tree, is looked in once).
+func (w *historyWalk) treeHolds(h plumbing.Hash, body []byte, parts []string, looked map[treeLook]bool) (bool, error) {
+	held := false
+	err := treeEntries(body, parts[0], func(dir bool, x plumbing.Hash) error {
+		if held {
+			return nil
+		}
+		if len(parts) == 1 || !dir {
+			held = true
+			return nil
+		}
+		if looked[treeLook{x, len(parts)}] {
+			return nil
+		}
+		looked[treeLook{x, len(parts)}] = true
+		if time.Now().After(w.deadline) {
+			return fmt.Errorf("%w: past the time allowed", errHistory)
+		}
+		typ, sub, err := w.object(x)
+		if err != nil {
+			return err
+		}
+		if typ != plumbing.TreeObject {
+			return fmt.Errorf("%w: %s is not a tree", errHistory, x)
+		}
+		held, err = w.treeHolds(x, sub, parts[1:], looked)
+		return err
+	})
+	if err != nil && !errors.Is(err, errHistory) {
+		err = fmt.Errorf("%w: tree %s: %w", errHistory, h, err)
+	}
+	return held, err
+}
+
+// A treeLook is a tree looked in for the last n components of a path.
+type treeLook struct {
+	h plumbing.Hash
+	n int
+}
+
+// treeEntries calls fn for each entry of the tree object body (entries of
+// "<mode> <name>\x00<20-byte object name>") whose name is name as a file
+// system that folds case compares them, telling whether it is a
+// directory, until fn returns an error.
+func treeEntries(body []byte, name string, fn func(dir bool, h plumbing.Hash) error) error {
 	want, ascii := "", isASCII(name)
 	if !ascii {
 		want = pathmatch.FoldName(name)
@@ -520,16 +577,19 @@ func treeEntry(body []byte, name string) (dir bool, h plumbing.Hash, found bool,
 		sp := bytes.IndexByte(body, ' ')
 		nul := bytes.IndexByte(body, 0)
 		if sp < 0 || nul < sp || len(body) < nul+1+20 {
-			return false, h, false, errors.New("malformed tree")
+			return errors.New("malformed tree")
 		}
+		var h plumbing.Hash
 		mode, n := body[:sp], body[sp+1:nul]
 		copy(h[:], body[nul+1:nul+21])
 		body = body[nul+21:]
 		if foldEqual(n, name, ascii, want) {
-			return string(mode) == "40000" || string(mode) == "040000", h, true, nil
+			if err := fn(string(mode) == "40000" || string(mode) == "040000", h); err != nil {
+				return err
+			}
 		}
 	}
-	return false, h, false, nil
+	return nil
 }
 
 // hexHash parses a full object name in hex.

@@ -7,7 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// FuzzGitTreeEntry feeds treeEntry, the decoder of git tree objects the
+// FuzzGitTreeEntry feeds treeEntries, the decoder of git tree objects the
 // history check reads from a repository anyone may have made, arbitrary
 // bodies and names: it must never panic, and a name it finds must be one
 // of the body's entries, its object name the 20 bytes after the name.
@@ -21,17 +21,16 @@ func FuzzGitTreeEntry(f *testing.F) {
 	f.Add([]byte("100644x\x00"), "x")
 	f.Add(entry("40000", "K"), "\u212a") // Kelvin sign folds to k
 	f.Fuzz(func(t *testing.T, body []byte, name string) {
-		dir, x, found, err := treeEntry(body, name)
-		if err != nil || !found {
-			return
-		}
-		i := bytes.Index(body, x[:])
-		if i < 0 {
-			t.Fatalf("found %q as %x, not in the body", name, x)
-		}
-		if dir && !bytes.Contains(body, []byte("40000 ")) {
-			t.Fatalf("found %q as a directory without a directory mode", name)
-		}
+		_ = treeEntries(body, name, func(dir bool, x plumbing.Hash) error {
+			i := bytes.Index(body, x[:])
+			if i < 0 {
+				t.Fatalf("found %q as %x, not in the body", name, x)
+			}
+			if dir && !bytes.Contains(body, []byte("40000 ")) {
+				t.Fatalf("found %q as a directory without a directory mode", name)
+			}
+			return nil
+		})
 	})
 }
 

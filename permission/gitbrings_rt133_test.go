@@ -1,0 +1,115 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// TestRT133HistoryBypasses checks lines that git runs to create the
+// absent protected .lite-agent (or a host-protected conf/prod.yaml) from
+// a repository's history, which the gate allowed (round rt133hist): each
+// now asks, and each, run by real git, creates the protected path.
+func TestRT133HistoryBypasses(t *testing.T) {
+	lookGit(t)
+	write := func(t *testing.T, wd, rel, content string) {
+		t.Helper()
+		p := filepath.Join(wd, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// hidden: a repository whose refs hold no .lite-agent, and a commit
+	// no ref or reflog reaches that holds one (HIDDEN in the line).
+	hidden := func(t *testing.T, wd string) string {
+		gitBringsRepo(t, wd, true)
+		gitIn(t, wd, "checkout", "-q", "-b", "x")
+		write(t, wd, ".lite-agent/hooks.json", "{}")
+		gitIn(t, wd, "add", "-A")
+		gitIn(t, wd, "commit", "-q", "-m", "x")
+		h := gitIn(t, wd, "rev-parse", "HEAD")
+		gitIn(t, wd, "checkout", "-q", "main")
+		gitIn(t, wd, "branch", "-q", "-D", "x")
+		gitIn(t, wd, "reflog", "expire", "--expire=now", "--all")
+		return h
+	}
+	// folded: branch B holds Conf/a (before conf in a tree's order) and
+	// conf/prod.yaml: a look that stops at the first name equal to conf
+	// in any case misses the second.
+	folded := func(t *testing.T, wd string) string {
+		gitIn(t, wd, "init", "-q", "-b", "main")
+		write(t, wd, "README", "x\n")
+		gitIn(t, wd, "add", "-A")
+		gitIn(t, wd, "commit", "-q", "-m", "main")
+		gitIn(t, wd, "checkout", "-q", "-b", "B")
+		write(t, wd, "Conf/a", "a\n")
+		write(t, wd, "conf/prod.yaml", "y\n")
+		gitIn(t, wd, "add", "-A")
+		gitIn(t, wd, "commit", "-q", "-m", "B")
+		gitIn(t, wd, "checkout", "-q", "main")
+		return ""
+	}
+	cases := []struct {
+		name, line string
+		setup      func(t *testing.T, wd string) string
+		protected  string // relative to wd; .lite-agent when empty
+	}{
+		{"hidden^0", "git checkout -q HIDDEN^0", hidden, ""},
+		{"hidden~0 short", "git reset -q --hard SHORT~0", hidden, ""},
+		{"hidden^{tree}", "git checkout -q HIDDEN^{tree} -- .", hidden, ""},
+		{"hidden^{commit}", "git checkout -q HIDDEN^{commit}", hidden, ""},
+		{"range", "git cherry-pick main..HIDDEN", hidden, ""},
+		{"restore --source=x^0", "git restore --source=HIDDEN^0 .", hidden, ""},
+		{"restore -s attached", "git restore -sHIDDEN .", hidden, ""},
+		{"restore -qs attached", "git restore -qsSHORT .", hidden, ""},
+		{"switch --detach ~0", "git switch -q --detach HIDDEN~0", hidden, ""},
+		{"merge short^0", "git merge -q SHORT^0", hidden, ""},
+		{"case-folded sibling", "git checkout -q B", folded, "conf/prod.yaml"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			home, wd := t.TempDir(), t.TempDir()
+			h := tc.setup(t, wd)
+			line := tc.line
+			if h != "" {
+				line = strings.ReplaceAll(strings.ReplaceAll(line, "HIDDEN", h), "SHORT", h[:10])
+			}
+			prot := filepath.Join(wd, ".lite-agent")
+			if tc.protected != "" {
+				prot = filepath.Join(wd, filepath.FromSlash(tc.protected))
+			}
+			g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+				Protected: []string{filepath.Join(home, ".lite-agent"), prot}})
+			if v := decideLine(t, g, line); v.Decision == permission.Allow {
+				t.Errorf("%q: allowed (%s), want an ask", line, v.Reason)
+			}
+			out := runIn(t, home, wd, line, gitIdentity...)
+			if _, err := os.Lstat(prot); err != nil {
+				t.Errorf("%q did not create %s when run (%v):\n%s", line, prot, err, out)
+			}
+		})
+	}
+}
+
+// decideLine decides the bash line with g.
+func decideLine(t *testing.T, g *permission.Gate, line string) permission.Verdict {
+	t.Helper()
+	in, err := json.Marshal(map[string]string{"command": line})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := g.Decide(t.Context(), permission.Call{Name: "bash", Input: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
