@@ -234,7 +234,13 @@ func historyHolds(workdir string, rels, ops []string, memo *historyMemo, maxComm
 			return 0, fmt.Errorf("%w: the object %q is not in it", errHistory, op)
 		}
 	}
-	// Every object seen has its history read in full now.
+	// Every object seen has its history read in full now, unless a
+	// shallow clone's list cut it: git fetch --unshallow (or --deepen)
+	// brings the parents below, which a later walk must read; the links
+	// the memo keeps lead it there without reading the rest again.
+	if w.cut {
+		return -1, nil
+	}
 	for h := range w.seen {
 		memo.clean[h] = true
 	}
@@ -390,6 +396,7 @@ type historyWalk struct {
 	seen     map[plumbing.Hash]bool // commits and tags visited
 	trees    map[plumbing.Hash]bool // root trees checked
 	shallow  map[plumbing.Hash]bool // commits whose parents a shallow clone lacks
+	cut      bool                   // a commit of shallow with parents was met
 	deadline time.Time
 	// commits counts the objects read; maxCommits bounds it
 	commits, maxCommits int
@@ -442,6 +449,8 @@ func (w *historyWalk) from(h plumbing.Hash) (int, error) {
 		}
 		if !w.shallow[h] {
 			stack = append(stack, l.parents...)
+		} else if len(l.parents) > 0 {
+			w.cut = true
 		}
 		stack = append(stack, l.objects...)
 	}

@@ -113,3 +113,44 @@ func decideLine(t *testing.T, g *permission.Gate, line string) permission.Verdic
 	}
 	return v
 }
+
+// TestRT133HistoryAfterUnshallow checks that what a gate remembers of a
+// shallow clone's history (its commits without the protected path) does
+// not hide the commits that git fetch --unshallow adds below them: one
+// gate allowed git checkout -q main~1 after the fetch, which a new gate
+// asks about, and which created .lite-agent.
+func TestRT133HistoryAfterUnshallow(t *testing.T) {
+	lookGit(t)
+	up, home, parent := t.TempDir(), t.TempDir(), t.TempDir()
+	gitIn(t, up, "init", "-q", "-b", "main")
+	if err := os.MkdirAll(filepath.Join(up, ".lite-agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(up, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, up, "add", "-A")
+	gitIn(t, up, "commit", "-q", "-m", "one")
+	gitIn(t, up, "rm", "-q", "-r", ".lite-agent")
+	if err := os.WriteFile(filepath.Join(up, "README"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, up, "add", "-A")
+	gitIn(t, up, "commit", "-q", "-m", "two")
+	gitIn(t, parent, "clone", "-q", "--depth", "1", "file://"+up, "wd")
+	wd := filepath.Join(parent, "wd")
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	if v := decideLine(t, g, "git checkout -q main"); v.Decision != permission.Allow {
+		t.Fatalf("the shallow clone: %v (%s), want it allowed", v.Decision, v.Reason)
+	}
+	gitIn(t, wd, "fetch", "-q", "--unshallow")
+	line := "git checkout -q main~1"
+	if v := decideLine(t, g, line); v.Decision == permission.Allow {
+		t.Errorf("%q after the fetch: allowed (%s), want an ask", line, v.Reason)
+	}
+	out := runIn(t, home, wd, line, gitIdentity...)
+	if _, err := os.Lstat(filepath.Join(wd, ".lite-agent")); err != nil {
+		t.Errorf("%q did not create .lite-agent when run (%v):\n%s", line, err, out)
+	}
+}
