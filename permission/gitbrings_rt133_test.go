@@ -3,9 +3,12 @@
 package permission_test
 
 import (
+	"bytes"
+	"compress/zlib"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -152,5 +155,42 @@ func TestRT133HistoryAfterUnshallow(t *testing.T) {
 	out := runIn(t, home, wd, line, gitIdentity...)
 	if _, err := os.Lstat(filepath.Join(wd, ".lite-agent")); err != nil {
 		t.Errorf("%q did not create .lite-agent when run (%v):\n%s", line, err, out)
+	}
+}
+
+// TestRT133LooseObjectBomb checks that a loose object whose zlib stream
+// inflates far beyond the size its header gives (a commit of 100 bytes
+// followed by 256 MiB of zeros, 256 KB on disk) is not inflated whole: go-git's
+// storage read it to the end (4 GiB took 48 s and 15 GB of memory in
+// lite-agent permissions check). git calls it corrupt; the line asks.
+func TestRT133LooseObjectBomb(t *testing.T) {
+	lookGit(t)
+	home, wd := t.TempDir(), t.TempDir()
+	gitBringsRepo(t, wd, true)
+	b := gitIn(t, wd, "rev-parse", "B")
+	p := filepath.Join(wd, ".git", "objects", b[:2], b[2:])
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	zw.Write([]byte("commit 100\x00"))
+	zeros := make([]byte, 1<<20)
+	for range 256 {
+		zw.Write(zeros)
+	}
+	zw.Close()
+	os.Chmod(p, 0o644)
+	if err := os.WriteFile(p, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	v := decideLine(t, g, "git checkout -q B")
+	runtime.ReadMemStats(&after)
+	if v.Decision == permission.Allow {
+		t.Errorf("allowed (%s), want an ask", v.Reason)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("the gate allocated %d MiB", n>>20)
 	}
 }
