@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -196,9 +197,14 @@ func historyHolds(workdir string, rels, ops []string, memo *historyMemo, maxComm
 		}
 		hexOps = append(hexOps, revisionHashes(op)...)
 	}
-	roots, err := historyRoots(st, filepath.Join(workdir, ".git"))
+	roots, soft, err := historyRoots(st, filepath.Join(workdir, ".git"))
 	if err != nil {
 		return 0, err
+	}
+	for _, h := range soft {
+		if _, _, err := looseObject(filepath.Join(workdir, ".git"), h); err == nil || st.HasEncodedObject(h) == nil {
+			roots = append(roots, h)
+		}
 	}
 	shallow := map[plumbing.Hash]bool{}
 	if hs, err := st.Shallow(); err == nil {
@@ -273,13 +279,18 @@ func outermost(rels []string) (outer []string, index []int) {
 }
 
 // historyRoots returns the objects a walk of the history starts from:
-// every ref's target, every reflog entry's, and those of the special
-// heads git keeps (FETCH_HEAD, ORIG_HEAD, MERGE_HEAD …).
-func historyRoots(st *filesystem.Storage, gitDir string) ([]plumbing.Hash, error) {
-	var roots []plumbing.Hash
+// every ref's target, every reflog entry's, and those of the files git
+// reads as refs by their names (HEAD, FETCH_HEAD, ORIG_HEAD, MERGE_HEAD
+// … and any other name of capitals: git checkout COMMIT_EDITMSG checks
+// out the commit the last message names), of the repository and of each
+// of its linked worktrees (.git/worktrees/x/HEAD, its reflogs and refs,
+// which git checkout worktrees/x/HEAD reads). soft are the objects of
+// the files of capitals that git does not keep refs in (a commit
+// message): one that is not in the repository brings nothing.
+func historyRoots(st *filesystem.Storage, gitDir string) (roots, soft []plumbing.Hash, err error) {
 	refs, err := st.IterReferences()
 	if err != nil {
-		return nil, fmt.Errorf("%w: refs: %w", errHistory, err)
+		return nil, nil, fmt.Errorf("%w: refs: %w", errHistory, err)
 	}
 	err = refs.ForEach(func(r *plumbing.Reference) error {
 		if r.Type() == plumbing.HashReference {
@@ -288,33 +299,75 @@ func historyRoots(st *filesystem.Storage, gitDir string) ([]plumbing.Hash, error
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: refs: %w", errHistory, err)
+		return nil, nil, fmt.Errorf("%w: refs: %w", errHistory, err)
 	}
-	for _, f := range []string{"HEAD", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD", "AUTO_MERGE"} {
-		hs, err := hashesIn(filepath.Join(gitDir, f))
-		if err != nil {
-			return nil, err
+	dirs := []string{gitDir}
+	worktrees, err := os.ReadDir(filepath.Join(gitDir, "worktrees"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("%w: worktrees: %w", errHistory, err)
+	}
+	for _, e := range worktrees {
+		dirs = append(dirs, filepath.Join(gitDir, "worktrees", e.Name()))
+	}
+	for k, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil && (k == 0 || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR)) {
+			return nil, nil, fmt.Errorf("%w: %w", errHistory, err)
 		}
-		roots = append(roots, hs...)
-	}
-	err = filepath.WalkDir(filepath.Join(gitDir, "logs"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
+		for _, e := range entries {
+			if !pseudoRefName(e.Name()) || e.IsDir() {
+				continue
 			}
-			return err
+			hs, err := hashesIn(filepath.Join(dir, e.Name()))
+			if err != nil {
+				return nil, nil, err
+			}
+			if gitRefFiles[e.Name()] {
+				roots = append(roots, hs...)
+			} else {
+				soft = append(soft, hs...)
+			}
 		}
-		if d.IsDir() {
-			return nil
+		sub := []string{"logs"}
+		if k > 0 {
+			sub = append(sub, "refs") // a linked worktree's own refs (refs/bisect, refs/worktree …)
 		}
-		hs, err := hashesIn(p)
-		roots = append(roots, hs...)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%w: reflogs: %w", errHistory, err)
+		for _, s := range sub {
+			err = filepath.WalkDir(filepath.Join(dir, s), func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					if errors.Is(err, fs.ErrNotExist) {
+						return nil
+					}
+					return err
+				}
+				if d.IsDir() {
+					return nil
+				}
+				hs, err := hashesIn(p)
+				roots = append(roots, hs...)
+				return err
+			})
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: %s: %w", errHistory, s, err)
+			}
+		}
 	}
-	return roots, nil
+	return roots, soft, nil
+}
+
+// gitRefFiles are the files of capitals git keeps refs in.
+var gitRefFiles = map[string]bool{"HEAD": true, "FETCH_HEAD": true, "ORIG_HEAD": true, "MERGE_HEAD": true,
+	"CHERRY_PICK_HEAD": true, "REVERT_HEAD": true, "REBASE_HEAD": true, "AUTO_MERGE": true, "BISECT_HEAD": true}
+
+// pseudoRefName reports whether git reads the file name of a git
+// directory as a ref when a line names it: capitals, '_' and '-'.
+func pseudoRefName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !('A' <= c && c <= 'Z' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // hashesIn returns the object names at the starts of the lines of file f

@@ -61,6 +61,21 @@ func TestRT133HistoryBypasses(t *testing.T) {
 		gitIn(t, wd, "checkout", "-q", "main")
 		return ""
 	}
+	// worktree: the hidden commit is a linked worktree's HEAD (git
+	// worktree add --detach ../wt HIDDEN, which the gate allows), which
+	// git checkout worktrees/wt/HEAD reads.
+	worktree := func(t *testing.T, wd string) string {
+		h := hidden(t, wd)
+		gitIn(t, wd, "worktree", "add", "-q", "--detach", filepath.Join(t.TempDir(), "wt"), h)
+		return h
+	}
+	// message: the hidden commit's name is the last commit message, which
+	// git reads as a ref by the name COMMIT_EDITMSG.
+	message := func(t *testing.T, wd string) string {
+		h := hidden(t, wd)
+		gitIn(t, wd, "commit", "-q", "--allow-empty", "-m", h)
+		return h
+	}
 	cases := []struct {
 		name, line string
 		setup      func(t *testing.T, wd string) string
@@ -77,6 +92,9 @@ func TestRT133HistoryBypasses(t *testing.T) {
 		{"switch --detach ~0", "git switch -q --detach HIDDEN~0", hidden, ""},
 		{"merge short^0", "git merge -q SHORT^0", hidden, ""},
 		{"case-folded sibling", "git checkout -q B", folded, "conf/prod.yaml"},
+		{"a linked worktree's HEAD", "git checkout -q worktrees/wt/HEAD", worktree, ""},
+		{"a linked worktree's HEAD merged", "git merge -q worktrees/wt/HEAD", worktree, ""},
+		{"COMMIT_EDITMSG", "git checkout -q COMMIT_EDITMSG", message, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
