@@ -405,16 +405,20 @@ func indexVarint(r *bufio.Reader) (uint64, int, error) {
 }
 
 // indexNameUnder reports whether the index entry name is the path rel
-// (folded) or below it, compared as a file system that folds case would.
+// (folded), below it, or above it (conf for conf/prod.yaml: an entry is a
+// file, a link or a submodule, never a directory, and a link there leads
+// the path elsewhere), compared as a file system that folds case would.
 func indexNameUnder(name []byte, rel string) bool {
 	if isASCII(name) && isASCII(rel) {
-		if len(name) < len(rel) || len(name) > len(rel) && name[len(rel)] != '/' {
+		k := min(len(name), len(rel))
+		switch {
+		case len(name) > k && name[k] != '/', len(rel) > k && rel[k] != '/':
 			return false
 		}
-		return foldEqual(name[:len(rel)], rel, true, "")
+		return foldEqual(name[:k], rel[:k], true, "")
 	}
 	n := pathmatch.FoldName(string(name))
-	return n == rel || strings.HasPrefix(n, rel+"/")
+	return n == rel || strings.HasPrefix(n, rel+"/") || strings.HasPrefix(rel, n+"/")
 }
 
 // outermost returns the paths of rels below none of the others (compared

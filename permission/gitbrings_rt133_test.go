@@ -78,6 +78,20 @@ func TestRT133HistoryBypasses(t *testing.T) {
 		gitIn(t, wd, "commit", "-q", "--allow-empty", "-m", h)
 		return h
 	}
+	// linked: the index (not a commit) holds conf as a link to elsewhere,
+	// a directory with prod.yaml, that git checkout -- . makes.
+	linked := func(t *testing.T, wd string) string {
+		gitBringsRepo(t, wd, true)
+		write(t, wd, "elsewhere/prod.yaml", "y\n")
+		if err := os.Symlink("elsewhere", filepath.Join(wd, "conf")); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, wd, "add", "conf")
+		if err := os.Remove(filepath.Join(wd, "conf")); err != nil {
+			t.Fatal(err)
+		}
+		return ""
+	}
 	cases := []struct {
 		name, line string
 		setup      func(t *testing.T, wd string) string
@@ -97,6 +111,7 @@ func TestRT133HistoryBypasses(t *testing.T) {
 		{"a linked worktree's HEAD", "git checkout -q worktrees/wt/HEAD", worktree, ""},
 		{"a linked worktree's HEAD merged", "git merge -q worktrees/wt/HEAD", worktree, ""},
 		{"COMMIT_EDITMSG", "git checkout -q COMMIT_EDITMSG", message, ""},
+		{"an index entry above the path", "git checkout -q -- .", linked, "conf/prod.yaml"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
