@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -235,6 +236,11 @@ func historyHolds(workdir string, rels, ops []string, memo *historyMemo, maxComm
 		if !known {
 			return 0, fmt.Errorf("%w: the object %q is not in it", errHistory, op)
 		}
+		if len(op) < 2*len(plumbing.ZeroHash) {
+			if err := w.onlySeenWithPrefix(op); err != nil {
+				return 0, err
+			}
+		}
 	}
 	// Every object seen has its history read in full now, unless a
 	// shallow clone's list cut it: git fetch --unshallow (or --deepen)
@@ -419,6 +425,34 @@ func indexNameUnder(name []byte, rel string) bool {
 	}
 	n := pathmatch.FoldName(string(name))
 	return n == rel || strings.HasPrefix(n, rel+"/") || strings.HasPrefix(rel, n+"/")
+}
+
+// onlySeenWithPrefix returns an error unless every object of the
+// repository whose name starts with the abbreviation op is one the walk
+// saw (or an earlier one read in full): git takes an abbreviation that
+// several objects share for the one a command can use, the only commit
+// among them for git checkout, so a tag of a blob the walk saw does not
+// vouch for a commit no ref reaches that shares its first digits. The
+// objects of other repositories that objects/info/alternates names are
+// not listed: an abbreviation there is an error.
+func (w *historyWalk) onlySeenWithPrefix(op string) error {
+	if fi, err := os.Stat(filepath.Join(w.gitDir, "objects", "info", "alternates")); err == nil && fi.Size() > 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: the abbreviation %q, with alternate object directories", errHistory, op)
+	}
+	prefix, err := hex.DecodeString(op[:len(op)&^1])
+	if err != nil {
+		return fmt.Errorf("%w: the abbreviation %q", errHistory, op)
+	}
+	hs, err := w.st.HashesWithPrefix(prefix)
+	if err != nil {
+		return fmt.Errorf("%w: the abbreviation %q: %w", errHistory, op, err)
+	}
+	for _, h := range hs {
+		if strings.HasPrefix(h.String(), op) && !w.seen[h] && !w.memo.clean[h] {
+			return fmt.Errorf("%w: the abbreviation %q names %s too", errHistory, op, h)
+		}
+	}
+	return nil
 }
 
 // outermost returns the paths of rels below none of the others (compared

@@ -5,6 +5,8 @@ package permission_test
 import (
 	"bytes"
 	"compress/zlib"
+	"crypto/sha1"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -92,6 +94,29 @@ func TestRT133HistoryBypasses(t *testing.T) {
 		}
 		return ""
 	}
+	// collide: a tag of a blob, which a ref reaches, whose name starts
+	// with the same 5 digits as the hidden commit's (SHORT5 in the line);
+	// git reset --hard takes the commit, the only one the digits name
+	// that it can use (git checkout calls them ambiguous).
+	collide := func(t *testing.T, wd string) string {
+		h := hidden(t, wd)
+		blob := gitIn(t, wd, "hash-object", "-w", "--", "README")
+		for i := 0; ; i++ {
+			body := fmt.Sprintf("object %s\ntype blob\ntag t\ntagger t <t@e> 1 +0000\n\n%d\n", blob, i)
+			sum := sha1.Sum([]byte(fmt.Sprintf("tag %d\x00%s", len(body), body)))
+			if hex.EncodeToString(sum[:])[:5] != h[:5] {
+				continue
+			}
+			c := exec.Command("git", "hash-object", "-t", "tag", "-w", "--stdin")
+			c.Dir, c.Stdin = wd, strings.NewReader(body)
+			out, err := c.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			gitIn(t, wd, "update-ref", "refs/tags/t", strings.TrimSpace(string(out)))
+			return h
+		}
+	}
 	cases := []struct {
 		name, line string
 		setup      func(t *testing.T, wd string) string
@@ -111,6 +136,7 @@ func TestRT133HistoryBypasses(t *testing.T) {
 		{"a linked worktree's HEAD", "git checkout -q worktrees/wt/HEAD", worktree, ""},
 		{"a linked worktree's HEAD merged", "git merge -q worktrees/wt/HEAD", worktree, ""},
 		{"COMMIT_EDITMSG", "git checkout -q COMMIT_EDITMSG", message, ""},
+		{"an abbreviation a tag shares, reset", "git reset -q --hard SHORT5", collide, ""},
 		{"an index entry above the path", "git checkout -q -- .", linked, "conf/prod.yaml"},
 	}
 	for _, tc := range cases {
@@ -119,7 +145,7 @@ func TestRT133HistoryBypasses(t *testing.T) {
 			h := tc.setup(t, wd)
 			line := tc.line
 			if h != "" {
-				line = strings.ReplaceAll(strings.ReplaceAll(line, "HIDDEN", h), "SHORT", h[:10])
+				line = strings.NewReplacer("HIDDEN", h, "SHORT5", h[:5], "SHORT", h[:10]).Replace(line)
 			}
 			prot := filepath.Join(wd, ".lite-agent")
 			if tc.protected != "" {
