@@ -507,7 +507,7 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 				return "git " + sub + " may rewrite or remove the protected " + clip(p)
 			}
 			if gitMayBringFiles(sub, c.Args) {
-				if p := g.protectedGitMayBring(gitOperands(c.Args), localFetch); p != "" {
+				if p := g.protectedGitMayBring(append(gitOperands(c.Args), gitLineRevisions(a, c)...), localFetch); p != "" {
 					return "git " + sub + " may create the protected " + clip(p) + " from a commit, the index or a fetch"
 				}
 			}

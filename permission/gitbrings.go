@@ -11,7 +11,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +25,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
 )
 
 // Limits of the look at a repository's history that protectedGitMayBring
@@ -596,6 +599,43 @@ func hashesIn(f string) ([]plumbing.Hash, error) {
 // maxGitRefFile bounds the size of a special head or a reflog the
 // history check reads (a reflog line is about 150 bytes).
 const maxGitRefFile = 64 << 20
+
+// gitLineRevisions returns the words of the line's git commands other
+// than c that may name what c then writes from: a command before it may
+// point a ref or a file git reads as one at any object (git branch y H
+// && git checkout y, git tag t B:sub && git checkout t -- ., git commit
+// -m H && git checkout COMMIT_EDITMSG), which the history read before the
+// line does not reach. They are the object names (as revisionHashes
+// finds them, in messages too) and the words that name a tree or a
+// reflog entry (B:sub, x@{1}), which historyHolds takes as it takes c's.
+func gitLineRevisions(a *shellscan.Analysis, c shellscan.Command) []string {
+	var out []string
+	for _, o := range a.Commands {
+		if pathmatch.FoldName(path.Base(o.Name)) != "git" || o.Wrapper || slices.Equal(o.Args, c.Args) && o.Name == c.Name {
+			continue
+		}
+		message := false
+		for _, w := range o.Args {
+			if message || strings.HasPrefix(w, "--message=") || strings.HasPrefix(w, "-m") && len(w) > 2 {
+				for _, f := range strings.Fields(strings.TrimPrefix(w, "--message=")) {
+					out = append(out, revisionHashes(f)...)
+				}
+				message = false
+				continue
+			}
+			message = w == "-m" || w == "--message"
+			if strings.Contains(w, ":") || strings.Contains(w, "@{") {
+				out = append(out, w)
+				continue
+			}
+			if _, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "--") {
+				w = v
+			}
+			out = append(out, revisionHashes(w)...)
+		}
+	}
+	return out
+}
 
 // revisionHashes returns, in lower case, the words of the operand op that
 // may be (abbreviated) object names: the name a revision starts from on

@@ -137,6 +137,16 @@ func TestRT133HistoryBypasses(t *testing.T) {
 		{"a linked worktree's HEAD merged", "git merge -q worktrees/wt/HEAD", worktree, ""},
 		{"COMMIT_EDITMSG", "git checkout -q COMMIT_EDITMSG", message, ""},
 		{"an abbreviation a tag shares, reset", "git reset -q --hard SHORT5", collide, ""},
+		{"a branch the line makes", "git branch y HIDDEN && git checkout -q y", hidden, ""},
+		{"a tag the line makes, short", "git tag t SHORT; git checkout -q t", hidden, ""},
+		{"a fetch of . the line makes", "git fetch -q . HIDDEN:refs/heads/y && git checkout -q y", hidden, ""},
+		{"COMMIT_EDITMSG the line writes", "git commit -q --allow-empty -m HIDDEN && git checkout -q COMMIT_EDITMSG", hidden, ""},
+		{"COMMIT_EDITMSG the line writes, --message=", "git commit -q --allow-empty --message=HIDDEN && git checkout -q COMMIT_EDITMSG", hidden, ""},
+		{"a tag of a tree the line makes", "git tag t main:evil && git checkout -q t -- .", func(t *testing.T, wd string) string {
+			gitBringsRepo(t, wd, false)
+			gitIn(t, wd, "branch", "-q", "-D", "B")
+			return ""
+		}, ""},
 		{"an index entry above the path", "git checkout -q -- .", linked, "conf/prod.yaml"},
 	}
 	for _, tc := range cases {
@@ -331,4 +341,30 @@ func TestRT133IndexRead(t *testing.T) {
 			t.Errorf("the history check allocated %d MiB", (n-base)>>20)
 		}
 	})
+}
+
+// TestRT133OrdinaryLinesStayAllowed checks lines of several git commands
+// in a repository whose history never held .lite-agent: the words of
+// the other commands, which now count as revisions the line may name,
+// leave them allowed.
+func TestRT133OrdinaryLinesStayAllowed(t *testing.T) {
+	lookGit(t)
+	home, wd := t.TempDir(), t.TempDir()
+	gitBringsRepo(t, wd, true)
+	main := gitIn(t, wd, "rev-parse", "main")
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	for _, line := range []string{
+		"git add -A && git commit -q -m 'fix the parser' && git checkout -q B",
+		"git stash -q && git checkout -q B && git stash pop -q",
+		"git log --oneline -3 && git checkout -q B~0",
+		"git branch y " + main[:8] + " && git checkout -q y",
+		"git diff --stat HEAD~1 && git reset -q --hard B",
+		"git commit -q --allow-empty -m " + main + " && git checkout -q COMMIT_EDITMSG",
+		"git checkout -q B^0", "git restore -s" + main[:10] + " .", "git merge -q " + main[:7] + "^0",
+	} {
+		if v := decideLine(t, g, line); v.Decision != permission.Allow {
+			t.Errorf("%q: %v (%s), want it allowed", line, v.Decision, v.Reason)
+		}
+	}
 }
