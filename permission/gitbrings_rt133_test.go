@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -366,5 +367,88 @@ func TestRT133OrdinaryLinesStayAllowed(t *testing.T) {
 		if v := decideLine(t, g, line); v.Decision != permission.Allow {
 			t.Errorf("%q: %v (%s), want it allowed", line, v.Decision, v.Reason)
 		}
+	}
+}
+
+// TestRT133DeltaChain checks a repository with a pack (as a clone from a
+// remote keeps it) whose tree is at the end of a chain of 50,000 deltas
+// of 50 bytes: go-git resolved it by recursion, keeping every level (a
+// million took 7 s and 2.4 GB where git takes 0.6 s); the check now
+// looks at the chain's length first, and the line asks.
+func TestRT133DeltaChain(t *testing.T) {
+	lookGit(t)
+	home, wd := t.TempDir(), t.TempDir()
+	gitBringsRepo(t, wd, true)
+	const n = 50000
+	hdr := func(typ byte, size int) []byte {
+		b := []byte{typ<<4 | byte(size&15)}
+		for size >>= 4; size > 0; size >>= 7 {
+			b[len(b)-1] |= 0x80
+			b = append(b, byte(size&0x7f))
+		}
+		return b
+	}
+	ofs := func(rel int) []byte {
+		b := []byte{byte(rel & 0x7f)}
+		for rel >>= 7; rel > 0; rel >>= 7 {
+			rel--
+			b = append([]byte{0x80 | byte(rel&0x7f)}, b...)
+		}
+		return b
+	}
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zip := func(b []byte) []byte {
+		z.Reset()
+		zw.Reset(&z)
+		zw.Write(b)
+		zw.Close()
+		return z.Bytes()
+	}
+	empty, _ := hex.DecodeString("e69de29bb2d1d6434b8b29ae775a0c2d1ad4fbe9")
+	var pack bytes.Buffer
+	pack.WriteString("PACK\x00\x00\x00\x02")
+	binary.Write(&pack, binary.BigEndian, uint32(n+2))
+	var prev []byte
+	prevOff := 0
+	for i := 0; i <= n; i++ {
+		tree := append([]byte(fmt.Sprintf("100644 f%09d\x00", i)), empty...)
+		off := pack.Len()
+		if prev == nil {
+			pack.Write(hdr(2, len(tree)))
+			pack.Write(zip(tree))
+		} else {
+			d := append([]byte{byte(len(prev)), byte(len(tree)), byte(len(tree))}, tree...)
+			pack.Write(hdr(6, len(d)))
+			pack.Write(ofs(off - prevOff))
+			pack.Write(zip(d))
+		}
+		prev, prevOff = tree, off
+	}
+	treeSum := sha1.Sum(append([]byte(fmt.Sprintf("tree %d\x00", len(prev))), prev...))
+	commit := fmt.Sprintf("tree %x\nauthor a <a@b> 1 +0000\ncommitter a <a@b> 1 +0000\n\nchain\n", treeSum)
+	pack.Write(hdr(1, len(commit)))
+	pack.Write(zip([]byte(commit)))
+	sum := sha1.Sum(pack.Bytes())
+	pack.Write(sum[:])
+	c := exec.Command("git", "index-pack", "--stdin")
+	c.Dir, c.Stdin = wd, &pack
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("git index-pack: %v\n%s", err, out)
+	}
+	commitSum := sha1.Sum([]byte(fmt.Sprintf("commit %d\x00%s", len(commit), commit)))
+	gitIn(t, wd, "update-ref", "refs/heads/chain", hex.EncodeToString(commitSum[:]))
+	gitIn(t, wd, "ls-tree", "chain") // git reads it
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	v := decideLine(t, g, "git checkout -q main")
+	runtime.ReadMemStats(&after)
+	if v.Decision == permission.Allow {
+		t.Errorf("allowed (%s), want an ask", v.Reason)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("the gate allocated %d MiB", n>>20)
 	}
 }
