@@ -351,6 +351,9 @@ func scanIndex(r *bufio.Reader, size int64, rels []string, deadline time.Time) (
 		}
 		suffix, err := r.ReadSlice(0)
 		for errors.Is(err, bufio.ErrBufferFull) {
+			if len(name) > 1<<20 {
+				return 0, errors.New("a path too long")
+			}
 			name = append(name, suffix...)
 			read += int64(len(suffix))
 			suffix, err = r.ReadSlice(0)
