@@ -622,14 +622,23 @@ func gitLineRevisions(a *shellscan.Analysis, c shellscan.Command) []string {
 		}
 		message := false
 		for _, w := range o.Args {
-			if message || strings.HasPrefix(w, "--message=") || strings.HasPrefix(w, "-m") && len(w) > 2 {
+			if message || strings.HasPrefix(w, "--message=") {
 				for _, f := range strings.Fields(strings.TrimPrefix(w, "--message=")) {
 					out = append(out, revisionHashes(f)...)
 				}
 				message = false
 				continue
 			}
-			message = w == "-m" || w == "--message"
+			// -m, --message and a cluster ending in m (git commit -am)
+			// take the next word as a message.
+			message = w == "--message" || len(w) > 1 && w[0] == '-' && w[1] != '-' && w[len(w)-1] == 'm'
+			if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "m") {
+				// a cluster with a message in it (-amfix: x)
+				for _, f := range strings.Fields(w) {
+					out = append(out, revisionHashes(f)...)
+				}
+				continue
+			}
 			if strings.Contains(w, ":") || strings.Contains(w, "@{") {
 				out = append(out, w)
 				continue

@@ -357,6 +357,9 @@ func TestRT133OrdinaryLinesStayAllowed(t *testing.T) {
 		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
 	for _, line := range []string{
 		"git add -A && git commit -q -m 'fix the parser' && git checkout -q B",
+		"git commit -qam 'fix: the parser' --allow-empty && git checkout -q B",
+		"git commit -q -m 'fix: the parser' --allow-empty && git checkout -q B",
+		"git commit -q '-mfix: the parser' --allow-empty && git checkout -q B",
 		"git stash -q && git checkout -q B && git stash pop -q",
 		"git log --oneline -3 && git checkout -q B~0",
 		"git branch y " + main[:8] + " && git checkout -q y",
