@@ -511,6 +511,12 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 					return "git " + sub + " may create the protected " + clip(p) + " from a commit, the index or a fetch"
 				}
 			}
+		} else if gitRefWriter(sub, c.Args) {
+			if ops := gitRevisionWords(c.Args); len(ops) > 0 {
+				if p := g.protectedGitMayBring(ops, false); p != "" {
+					return "git " + sub + " may point a ref at what may create the protected " + clip(p)
+				}
+			}
 		}
 	}
 	return ""

@@ -620,36 +620,66 @@ func gitLineRevisions(a *shellscan.Analysis, c shellscan.Command) []string {
 		if pathmatch.FoldName(path.Base(o.Name)) != "git" || o.Wrapper || slices.Equal(o.Args, c.Args) && o.Name == c.Name {
 			continue
 		}
-		message := false
-		for _, w := range o.Args {
-			if message || strings.HasPrefix(w, "--message=") {
-				for _, f := range strings.Fields(strings.TrimPrefix(w, "--message=")) {
-					out = append(out, revisionHashes(f)...)
-				}
-				message = false
-				continue
-			}
-			// -m, --message and a cluster ending in m (git commit -am)
-			// take the next word as a message.
-			message = w == "--message" || len(w) > 1 && w[0] == '-' && w[1] != '-' && w[len(w)-1] == 'm'
-			if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "m") {
-				// a cluster with a message in it (-amfix: x)
-				for _, f := range strings.Fields(w) {
-					out = append(out, revisionHashes(f)...)
-				}
-				continue
-			}
-			if strings.Contains(w, ":") || strings.Contains(w, "@{") {
-				out = append(out, w)
-				continue
-			}
-			if _, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "--") {
-				w = v
-			}
-			out = append(out, revisionHashes(w)...)
-		}
+		out = append(out, gitRevisionWords(o.Args)...)
 	}
 	return out
+}
+
+// gitRevisionWords returns the words of git args that may name an object
+// (see gitLineRevisions), reading the words of a message (-m, --message,
+// a cluster ending in m) for object names only.
+func gitRevisionWords(args []string) []string {
+	var out []string
+	message := false
+	for _, w := range args {
+		if message || strings.HasPrefix(w, "--message=") {
+			for _, f := range strings.Fields(strings.TrimPrefix(w, "--message=")) {
+				out = append(out, revisionHashes(f)...)
+			}
+			message = false
+			continue
+		}
+		// -m, --message and a cluster ending in m (git commit -am)
+		// take the next word as a message.
+		message = w == "--message" || len(w) > 1 && w[0] == '-' && w[1] != '-' && w[len(w)-1] == 'm'
+		if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "m") {
+			// a cluster with a message in it (-amfix: x)
+			for _, f := range strings.Fields(w) {
+				out = append(out, revisionHashes(f)...)
+			}
+			continue
+		}
+		if strings.Contains(w, ":") || strings.Contains(w, "@{") {
+			out = append(out, w)
+			continue
+		}
+		if _, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "--") {
+			w = v
+		}
+		out = append(out, revisionHashes(w)...)
+	}
+	return out
+}
+
+// gitRefWriter reports whether git args (the subcommand sub first) may
+// point a ref, or a file git reads as one, at an object the args name:
+// git branch, tag, worktree add (its HEAD), commit (COMMIT_EDITMSG), and
+// a fetch or push within the repository (git fetch . H:refs/heads/y). A
+// command run in the background may do it after a later line's git
+// checkout y was judged: (sleep 1; git branch -f B H) & then sleep 3; git
+// checkout B.
+func gitRefWriter(sub string, args []string) bool {
+	switch sub {
+	case "branch", "tag", "worktree", "commit":
+		return true
+	case "fetch", "push":
+		for _, a := range args[1:] {
+			if !strings.HasPrefix(a, "-") {
+				return a == "."
+			}
+		}
+	}
+	return false
 }
 
 // revisionHashes returns, in lower case, the words of the operand op that

@@ -357,6 +357,7 @@ func TestRT133OrdinaryLinesStayAllowed(t *testing.T) {
 		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
 	for _, line := range []string{
 		"git add -A && git commit -q -m 'fix the parser' && git checkout -q B",
+		"git branch y " + main, "git branch y main", "git tag -a v1 -m 'release: 1.0'", "git fetch -q origin main:main",
 		"git commit -qam 'fix: the parser' --allow-empty && git checkout -q B",
 		"git commit -q -m 'fix: the parser' --allow-empty && git checkout -q B",
 		"git commit -q '-mfix: the parser' --allow-empty && git checkout -q B",
@@ -453,5 +454,46 @@ func TestRT133DeltaChain(t *testing.T) {
 	}
 	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
 		t.Errorf("the gate allocated %d MiB", n>>20)
+	}
+}
+
+// TestRT133RefToAHiddenCommit checks that a git command that points a ref
+// (or COMMIT_EDITMSG, or a linked worktree's HEAD) at a commit no ref
+// reaches asks: run in the background, git branch -f B H moved B after a
+// later line, sleep 3; git checkout -q B, was judged on the old B, and
+// the two lines, both allowed, created .lite-agent.
+func TestRT133RefToAHiddenCommit(t *testing.T) {
+	lookGit(t)
+	home, wd := t.TempDir(), t.TempDir()
+	gitBringsRepo(t, wd, true)
+	gitIn(t, wd, "checkout", "-q", "-b", "x")
+	if err := os.MkdirAll(filepath.Join(wd, ".lite-agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wd, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, wd, "add", "-A")
+	gitIn(t, wd, "commit", "-q", "-m", "x")
+	h := gitIn(t, wd, "rev-parse", "HEAD")
+	gitIn(t, wd, "checkout", "-q", "main")
+	gitIn(t, wd, "branch", "-q", "-D", "x")
+	gitIn(t, wd, "reflog", "expire", "--expire=now", "--all")
+	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
+		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	for _, line := range []string{
+		"(sleep 1; git branch -f B H) &", "git tag t H", "git fetch -q . H:refs/heads/y", "git push -q . H:refs/heads/y",
+		"git worktree add -q --detach sub H", "git commit -q --allow-empty -m H", "git branch y SHORT",
+	} {
+		line = strings.NewReplacer("SHORT", h[:9], "H", h).Replace(line)
+		if v := decideLine(t, g, line); v.Decision == permission.Allow {
+			t.Errorf("%q: allowed (%s), want an ask", line, v.Reason)
+		}
+	}
+	// What the two lines do when run.
+	runIn(t, home, wd, "(sleep 1; git branch -f B "+h+") &", gitIdentity...)
+	out := runIn(t, home, wd, "sleep 3; git checkout -q B", gitIdentity...)
+	if _, err := os.Lstat(filepath.Join(wd, ".lite-agent")); err != nil {
+		t.Errorf("the lines did not create .lite-agent when run (%v):\n%s", err, out)
 	}
 }
