@@ -511,6 +511,13 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 					return "git " + sub + " may create the protected " + clip(p) + " from a commit, the index or a fetch"
 				}
 			}
+		} else if sub == "fetch" && g.pushTarget(c.Args) != "" {
+			// a fetch from a repository on this machine may point refs
+			// at its commits (git fetch ../x main:y), in the background
+			// after a later git checkout y was judged
+			if p := g.protectedGitMayBring(nil, true); p != "" {
+				return "git fetch from a repository on this machine may bring what creates the protected " + clip(p)
+			}
 		} else if gitRefWriter(sub, c.Args) {
 			if ops := gitRevisionWords(c.Args); len(ops) > 0 {
 				if p := g.protectedGitMayBring(ops, false); p != "" {

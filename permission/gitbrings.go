@@ -194,6 +194,11 @@ func historyHolds(workdir string, rels, ops []string, memo *historyMemo, maxComm
 		if strings.ContainsAny(op, ":") || strings.Contains(op, "@{") {
 			return 0, fmt.Errorf("%w: the revision %q", errHistory, op)
 		}
+		if gitStateFile(op) {
+			// COMMIT_EDITMSG, MERGE_MSG …: what git commit -F file (in
+			// the line, or in the background) writes there is not read
+			return 0, fmt.Errorf("%w: the revision %q", errHistory, op)
+		}
 		hexOps = append(hexOps, revisionHashes(op)...)
 	}
 	roots, soft, err := historyRoots(st, filepath.Join(workdir, ".git"))
@@ -565,6 +570,23 @@ func historyRoots(st *filesystem.Storage, gitDir string) (roots, soft []plumbing
 // gitRefFiles are the files of capitals git keeps refs in.
 var gitRefFiles = map[string]bool{"HEAD": true, "FETCH_HEAD": true, "ORIG_HEAD": true, "MERGE_HEAD": true,
 	"CHERRY_PICK_HEAD": true, "REVERT_HEAD": true, "REBASE_HEAD": true, "AUTO_MERGE": true, "BISECT_HEAD": true}
+
+// gitStateFile reports whether name is one of the files git writes in
+// the git directory that are not refs but which git reads as one when a
+// line names it (COMMIT_EDITMSG, MERGE_MSG, BISECT_LOG …): a line or a
+// command in the background may write an object's name there (git commit
+// -F file) after the history was read.
+func gitStateFile(name string) bool {
+	if !pseudoRefName(name) || gitRefFiles[name] {
+		return false
+	}
+	for _, p := range []string{"MERGE_", "BISECT_", "REBASE_", "CHERRY_PICK_", "REVERT_", "AUTO_", "SQUASH_", "TAG_", "NOTES_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return strings.Contains(name, "MSG") || strings.Contains(name, "DESCRIPTION")
+}
 
 // pseudoRefName reports whether git reads the file name of a git
 // directory as a ref when a line names it: capitals, '_' and '-'.

@@ -143,6 +143,7 @@ func TestRT133HistoryBypasses(t *testing.T) {
 		{"a fetch of . the line makes", "git fetch -q . HIDDEN:refs/heads/y && git checkout -q y", hidden, ""},
 		{"COMMIT_EDITMSG the line writes", "git commit -q --allow-empty -m HIDDEN && git checkout -q COMMIT_EDITMSG", hidden, ""},
 		{"COMMIT_EDITMSG the line writes, --message=", "git commit -q --allow-empty --message=HIDDEN && git checkout -q COMMIT_EDITMSG", hidden, ""},
+		{"COMMIT_EDITMSG from a file the line writes", "echo HIDDEN > m.txt && git commit -q --allow-empty -F m.txt && git checkout -q COMMIT_EDITMSG", hidden, ""},
 		{"a tag of a tree the line makes", "git tag t main:evil && git checkout -q t -- .", func(t *testing.T, wd string) string {
 			gitBringsRepo(t, wd, false)
 			gitIn(t, wd, "branch", "-q", "-D", "B")
@@ -353,6 +354,7 @@ func TestRT133OrdinaryLinesStayAllowed(t *testing.T) {
 	home, wd := t.TempDir(), t.TempDir()
 	gitBringsRepo(t, wd, true)
 	main := gitIn(t, wd, "rev-parse", "main")
+	gitIn(t, wd, "remote", "add", "origin", "https://example.com/x.git")
 	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
 		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
 	for _, line := range []string{
@@ -365,7 +367,7 @@ func TestRT133OrdinaryLinesStayAllowed(t *testing.T) {
 		"git log --oneline -3 && git checkout -q B~0",
 		"git branch y " + main[:8] + " && git checkout -q y",
 		"git diff --stat HEAD~1 && git reset -q --hard B",
-		"git commit -q --allow-empty -m " + main + " && git checkout -q COMMIT_EDITMSG",
+		"git commit -q --allow-empty -m " + main + " && git checkout -q B",
 		"git checkout -q B^0", "git restore -s" + main[:10] + " .", "git merge -q " + main[:7] + "^0",
 	} {
 		if v := decideLine(t, g, line); v.Decision != permission.Allow {
@@ -479,16 +481,24 @@ func TestRT133RefToAHiddenCommit(t *testing.T) {
 	gitIn(t, wd, "checkout", "-q", "main")
 	gitIn(t, wd, "branch", "-q", "-D", "x")
 	gitIn(t, wd, "reflog", "expire", "--expire=now", "--all")
+	other := filepath.Join(t.TempDir(), "other") // a repository on this machine whose main is H
+	gitIn(t, wd, "clone", "-q", wd, other)
+	gitIn(t, other, "fetch", "-q", wd, h)
+	gitIn(t, other, "reset", "-q", "--hard", h)
 	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
 		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
 	for _, line := range []string{
-		"(sleep 1; git branch -f B H) &", "git tag t H", "git fetch -q . H:refs/heads/y", "git push -q . H:refs/heads/y",
+		"(sleep 1; git fetch -q OTHER main:y) &", "(sleep 1; git branch -f B H) &", "git tag t H", "git fetch -q . H:refs/heads/y", "git push -q . H:refs/heads/y",
 		"git worktree add -q --detach sub H", "git commit -q --allow-empty -m H", "git branch y SHORT",
 	} {
-		line = strings.NewReplacer("SHORT", h[:9], "H", h).Replace(line)
+		line = strings.NewReplacer("SHORT", h[:9], "H", h, "OTHER", other).Replace(line)
 		if v := decideLine(t, g, line); v.Decision == permission.Allow {
 			t.Errorf("%q: allowed (%s), want an ask", line, v.Reason)
 		}
+	}
+	// The line after a commit -F in the background, which git reads.
+	if v := decideLine(t, g, "sleep 3; git checkout -q COMMIT_EDITMSG"); v.Decision == permission.Allow {
+		t.Errorf("git checkout COMMIT_EDITMSG: allowed (%s), want an ask", v.Reason)
 	}
 	// What the two lines do when run.
 	runIn(t, home, wd, "(sleep 1; git branch -f B "+h+") &", gitIdentity...)
