@@ -236,7 +236,7 @@ func TestRT133HistoryAfterUnshallow(t *testing.T) {
 // followed by 256 MiB of zeros, 256 KB on disk) is not inflated whole: go-git's
 // storage read it to the end (4 GiB took 48 s and 15 GB of memory in
 // lite-agent permissions check). git calls it corrupt; the line asks.
-func TestRT133LooseObjectBomb(t *testing.T) {
+func TestRT133GitLooseObjectBomb(t *testing.T) {
 	lookGit(t)
 	home, wd := t.TempDir(), t.TempDir()
 	gitBringsRepo(t, wd, true)
@@ -275,7 +275,7 @@ func TestRT133LooseObjectBomb(t *testing.T) {
 // split index asks, and a large index without it (200,000 entries) is
 // read without keeping its entries: go-git's decoder took 6.8 s and 620
 // MB for 1.5 million.
-func TestRT133IndexRead(t *testing.T) {
+func TestRT133GitIndexRead(t *testing.T) {
 	lookGit(t)
 	gate := func(home, wd string) *permission.Gate {
 		return permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
@@ -349,7 +349,7 @@ func TestRT133IndexRead(t *testing.T) {
 // in a repository whose history never held .lite-agent: the words of
 // the other commands, which now count as revisions the line may name,
 // leave them allowed.
-func TestRT133OrdinaryLinesStayAllowed(t *testing.T) {
+func TestRT133GitOrdinaryLinesStayAllowed(t *testing.T) {
 	lookGit(t)
 	home, wd := t.TempDir(), t.TempDir()
 	gitBringsRepo(t, wd, true)
@@ -381,7 +381,7 @@ func TestRT133OrdinaryLinesStayAllowed(t *testing.T) {
 // of 50 bytes: go-git resolved it by recursion, keeping every level (a
 // million took 7 s and 2.4 GB where git takes 0.6 s); the check now
 // looks at the chain's length first, and the line asks.
-func TestRT133DeltaChain(t *testing.T) {
+func TestRT133GitDeltaChain(t *testing.T) {
 	lookGit(t)
 	home, wd := t.TempDir(), t.TempDir()
 	gitBringsRepo(t, wd, true)
@@ -464,7 +464,7 @@ func TestRT133DeltaChain(t *testing.T) {
 // reaches asks: run in the background, git branch -f B H moved B after a
 // later line, sleep 3; git checkout -q B, was judged on the old B, and
 // the two lines, both allowed, created .lite-agent.
-func TestRT133RefToAHiddenCommit(t *testing.T) {
+func TestRT133GitRefToAHiddenCommit(t *testing.T) {
 	lookGit(t)
 	home, wd := t.TempDir(), t.TempDir()
 	gitBringsRepo(t, wd, true)
