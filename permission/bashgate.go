@@ -507,8 +507,21 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 				return "git " + sub + " may rewrite or remove the protected " + clip(p)
 			}
 			if gitMayBringFiles(sub, c.Args) {
-				if p := g.protectedGitMayBring(gitOperands(c.Args), localFetch); p != "" {
+				if p := g.protectedGitMayBring(append(gitOperands(c.Args), gitLineRevisions(a, c)...), localFetch); p != "" {
 					return "git " + sub + " may create the protected " + clip(p) + " from a commit, the index or a fetch"
+				}
+			}
+		} else if sub == "fetch" && g.pushTarget(c.Args) != "" {
+			// a fetch from a repository on this machine may point refs
+			// at its commits (git fetch ../x main:y), in the background
+			// after a later git checkout y was judged
+			if p := g.protectedGitMayBring(nil, true); p != "" {
+				return "git fetch from a repository on this machine may bring what creates the protected " + clip(p)
+			}
+		} else if gitRefWriter(sub, c.Args) {
+			if ops := gitRevisionWords(c.Args); len(ops) > 0 {
+				if p := g.protectedGitMayBring(ops, false); p != "" {
+					return "git " + sub + " may point a ref at what may create the protected " + clip(p)
 				}
 			}
 		}
@@ -517,7 +530,8 @@ func (g *Gate) gitOutsideRepo(a *shellscan.Analysis) string {
 }
 
 // gitOperands returns the words of git args (the subcommand first) that
-// may name a revision: every operand and the value of every --opt=value.
+// may name a revision: every operand, the value of every --opt=value and
+// every cluster of short options (-qsB: git restore's source is B).
 func gitOperands(args []string) []string {
 	var out []string
 	for i, a := range args {
@@ -533,8 +547,8 @@ func gitOperands(args []string) []string {
 			}
 			continue
 		}
-		if !strings.HasPrefix(a, "-") {
-			out = append(out, a)
+		if !strings.HasPrefix(a, "-") || len(a) > 2 {
+			out = append(out, a) // an operand, or short options that may end in a value (-sB)
 		}
 	}
 	return out

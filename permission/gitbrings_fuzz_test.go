@@ -1,13 +1,15 @@
 package permission
 
 import (
+	"bufio"
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// FuzzGitTreeEntry feeds treeEntry, the decoder of git tree objects the
+// FuzzGitTreeEntry feeds treeEntries, the decoder of git tree objects the
 // history check reads from a repository anyone may have made, arbitrary
 // bodies and names: it must never panic, and a name it finds must be one
 // of the body's entries, its object name the 20 bytes after the name.
@@ -21,17 +23,16 @@ func FuzzGitTreeEntry(f *testing.F) {
 	f.Add([]byte("100644x\x00"), "x")
 	f.Add(entry("40000", "K"), "\u212a") // Kelvin sign folds to k
 	f.Fuzz(func(t *testing.T, body []byte, name string) {
-		dir, x, found, err := treeEntry(body, name)
-		if err != nil || !found {
-			return
-		}
-		i := bytes.Index(body, x[:])
-		if i < 0 {
-			t.Fatalf("found %q as %x, not in the body", name, x)
-		}
-		if dir && !bytes.Contains(body, []byte("40000 ")) {
-			t.Fatalf("found %q as a directory without a directory mode", name)
-		}
+		_ = treeEntries(body, name, func(dir bool, x plumbing.Hash) error {
+			i := bytes.Index(body, x[:])
+			if i < 0 {
+				t.Fatalf("found %q as %x, not in the body", name, x)
+			}
+			if dir && !bytes.Contains(body, []byte("40000 ")) {
+				t.Fatalf("found %q as a directory without a directory mode", name)
+			}
+			return nil
+		})
 	})
 }
 
@@ -58,5 +59,25 @@ func FuzzGitHeaderLinks(f *testing.F) {
 				}
 			}
 		}
+	})
+}
+
+// FuzzGitIndexScan feeds scanIndex, the reader of the git index the
+// history check reads, arbitrary files: it must never panic, and a file
+// of n bytes is read without waiting past its end.
+func FuzzGitIndexScan(f *testing.F) {
+	entry := func(name string) []byte {
+		b := make([]byte, 62)
+		b[60], b[61] = byte(len(name)>>8), byte(len(name))
+		b = append(b, name...)
+		return append(b, make([]byte, 8-(62+len(name))%8)...)
+	}
+	v2 := append([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x02"), entry("README")...)
+	v2 = append(v2, entry(".lite-agent/hooks.json")...)
+	f.Add(append(v2, make([]byte, 20)...))
+	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x01" + string(make([]byte, 62)) + "\x00a\x00"))
+	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00link\x00\x00\x00\x04abcd" + string(make([]byte, 20))))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = scanIndex(bufio.NewReader(bytes.NewReader(b)), int64(len(b)), []string{".lite-agent", "conf/prod.yaml"}, time.Now().Add(time.Second))
 	})
 }
