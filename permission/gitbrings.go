@@ -751,9 +751,14 @@ func looksLikeHash(s string) bool {
 
 // historyWalk walks commits, from roots, for trees that hold one of rels.
 type historyWalk struct {
-	st       *filesystem.Storage
-	gitDir   string
-	packs    []*walkPack // nil until packChain reads them
+	st     *filesystem.Storage
+	gitDir string
+	packs  []*walkPack // nil until packChain reads them
+	// loose lists, by fan-out directory (the object name's first two
+	// hex digits), the loose objects there, read once a walk: a packed
+	// repository has few, and looking for each object's file cost an
+	// open a commit
+	loose    map[string]map[string]bool
 	rels     []string
 	memo     *historyMemo
 	seen     map[plumbing.Hash]bool // commits and tags visited
@@ -847,7 +852,10 @@ func headerLinks(body []byte) (trees, parents, objects []plumbing.Hash) {
 
 // object reads the object h, whole.
 func (w *historyWalk) object(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
-	if typ, b, err := looseObject(w.gitDir, h); !errors.Is(err, fs.ErrNotExist) {
+	if !w.isLoose(h) {
+		// not loose when the walk listed its directory: packed, or
+		// missing (go-git's look finds it or not)
+	} else if typ, b, err := looseObject(w.gitDir, h); !errors.Is(err, fs.ErrNotExist) {
 		if err != nil {
 			return 0, nil, fmt.Errorf("%w: object %s: %w", errHistory, h, err)
 		}
@@ -870,6 +878,33 @@ func (w *historyWalk) object(h plumbing.Hash) (plumbing.ObjectType, []byte, erro
 		return 0, nil, fmt.Errorf("%w: object %s: too large or unreadable (%v)", errHistory, h, err)
 	}
 	return obj.Type(), b, nil
+}
+
+// isLoose reports whether the directory of loose objects that would hold
+// h listed it when the walk first looked there (or could not be listed:
+// then every object counts as loose, and looseObject looks).
+func (w *historyWalk) isLoose(h plumbing.Hash) bool {
+	hex := h.String()
+	names, ok := w.loose[hex[:2]]
+	if !ok {
+		entries, err := os.ReadDir(filepath.Join(w.gitDir, "objects", hex[:2]))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			names = map[string]bool{}
+		case err != nil:
+			names = nil
+		default:
+			names = make(map[string]bool, len(entries))
+			for _, e := range entries {
+				names[e.Name()] = true
+			}
+		}
+		if w.loose == nil {
+			w.loose = map[string]map[string]bool{}
+		}
+		w.loose[hex[:2]] = names
+	}
+	return names == nil || names[hex[2:]]
 }
 
 // looseObject reads the loose object h of the git directory gitDir,
