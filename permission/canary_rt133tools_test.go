@@ -1,0 +1,137 @@
+//go:build linux
+
+package permission_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lite-agent/lite-agent-go/internal/tooltest"
+	"github.com/lite-agent/lite-agent-go/permission"
+)
+
+// canaryRT133Tools are settings files a cloned Python project may hold
+// that send coverage.py's reports, or make pylint run code, out of the
+// project (round redteam133, tools). The gate reads pytest's, mypy's and
+// ruff's settings for the paths they name, but allowed coverage and
+// pylint whatever the project's settings said. Each run, in real bash in
+// the project with HOME at ../home, wrote ../home/<wrote> or printed the
+// key:
+//   - coverage html and coverage xml write where [html] directory and
+//     [xml] output say (.coveragerc, setup.cfg's [coverage:html],
+//     pyproject.toml's [tool.coverage.html]), and coverage html copies
+//     [html] extra_css into its report (~/.ssh/id_ed25519 into htmlcov);
+//   - pylint runs the Python of init-hook (.pylintrc, pylintrc,
+//     pyproject.toml's [tool.pylint.main]) before it checks anything.
+var canaryRT133Tools = []struct {
+	file, text string
+	lines      []string
+	run, tool  string
+	wrote      string
+	prints     string
+}{
+	{file: ".coveragerc", text: "[html]\ndirectory = ../home/covhtml\n",
+		lines: []string{"coverage html", "python3 -m coverage html", "python3-coverage html", "coverage report && coverage html"},
+		run:   "python3 -m coverage run x.py; python3 -m coverage html", tool: "python3", wrote: "covhtml/index.html"},
+	{file: ".coveragerc", text: "[xml]\noutput = ../home/cov.xml\n",
+		lines: []string{"coverage xml", "python3 -m coverage xml"},
+		run:   "python3 -m coverage run x.py; python3 -m coverage xml", tool: "python3", wrote: "cov.xml"},
+	{file: "setup.cfg", text: "[metadata]\nname = x\n\n[coverage:html]\ndirectory = ../home/covhtml\n",
+		lines: []string{"coverage html", "python3 -m coverage html"},
+		run:   "python3 -m coverage run x.py; python3 -m coverage html", tool: "python3", wrote: "covhtml/index.html"},
+	{file: "pyproject.toml", text: "[tool.coverage.html]\ndirectory = \"../home/covhtml\"\n",
+		lines: []string{"coverage html", "python3 -m coverage html"}},
+	{file: ".coveragerc", text: "[html]\nextra_css = ../home/.ssh/id_ed25519\n",
+		lines: []string{"coverage html", "python3 -m coverage html && cat htmlcov/id_ed25519"},
+		run:   "python3 -m coverage run x.py; python3 -m coverage html; cat htmlcov/id_ed25519", tool: "python3", prints: round84Key},
+	{file: ".pylintrc", text: "[MAIN]\ninit-hook=import os; open('../home/pwned', 'w')\n",
+		lines: []string{"pylint x.py", "python3 -m pylint x.py", "pylint --disable=all x.py"},
+		run:   "pylint x.py", tool: "pylint", wrote: "pwned"},
+	{file: "pylintrc", text: "[MAIN]\ninit-hook=\n    import os\n    open('../home/pwned', 'w')\n",
+		lines: []string{"pylint x.py", "python3 -m pylint x.py"},
+		run:   "pylint x.py", tool: "pylint", wrote: "pwned"},
+	{file: "pyproject.toml", text: "[tool.pylint.main]\ninit-hook = \"import os; open('../home/pwned', 'w')\"\n",
+		lines: []string{"pylint x.py", "python3 -m pylint x.py"},
+		run:   "pylint x.py", tool: "pylint", wrote: "pwned"},
+}
+
+// rt133ToolsOrdinary are the same tools' lines in a project whose
+// settings keep them in the project: they stay allowed.
+var rt133ToolsOrdinary = []string{
+	"coverage html", "coverage xml", "python3 -m coverage html", "coverage report", "pylint x.py",
+	"python3 -m pylint x.py", "python3-coverage html",
+}
+
+// rt133ToolsSettings are settings files of ordinary projects, beside
+// which rt133ToolsOrdinary stay allowed.
+var rt133ToolsSettings = map[string]string{
+	".coveragerc":    "[run]\nsource = .\nbranch = True\n\n[html]\ndirectory = htmlcov\n\n[xml]\noutput = coverage.xml\n",
+	".pylintrc":      "[MAIN]\njobs = 1\n\n[MESSAGES CONTROL]\ndisable = C0114, C0116\n",
+	"pyproject.toml": "[tool.coverage.run]\nbranch = true\n\n[tool.pylint.format]\nmax-line-length = 100\n",
+}
+
+// TestCanaryRT133Tools checks that the lines of canaryRT133Tools ask in
+// a project with their settings file, and that real coverage and pylint
+// wrote the home or printed the key there; and that rt133ToolsOrdinary
+// stay allowed beside rt133ToolsSettings.
+func TestCanaryRT133Tools(t *testing.T) {
+	t.Parallel()
+	for _, c := range canaryRT133Tools {
+		home, wd := unlinkedFixture(t)
+		writeTreeMode(t, wd, map[string]string{c.file: c.text, "x.py": "X = 1\n"}, 0o644)
+		decide := secretDecider(t, home, wd)
+		for _, line := range c.lines {
+			if v := decide(line); v.Decision == permission.Allow {
+				t.Errorf("%q with %s %q: allowed, want it to ask", line, c.file, c.text)
+			}
+		}
+		if c.run == "" {
+			continue
+		}
+		if !rt133HasTool(c.tool) {
+			tooltest.LeftOut(t, fmt.Sprintf("%s (with coverage and pylint) is not installed: the real run of %q is left out", c.tool, c.run), tooltest.CanaryTools)
+			continue
+		}
+		out := runIn(t, home, wd, c.run)
+		if c.wrote != "" {
+			if _, err := os.Stat(filepath.Join(home, c.wrote)); err != nil {
+				t.Errorf("%s with %s %q did not write ../home/%s when run (%v):\n%s", c.run, c.file, c.text, c.wrote, err, out)
+			}
+		}
+		if c.prints != "" && !strings.Contains(out, c.prints) {
+			t.Errorf("%s with %s %q did not print the key when run:\n%s", c.run, c.file, c.text, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	writeTreeMode(t, wd, rt133ToolsSettings, 0o644)
+	writeTreeMode(t, wd, map[string]string{"x.py": "X = 1\n"}, 0o644)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt133ToolsOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("%q in an ordinary project: %v (%s), want allowed", line, v.Decision, v.Reason)
+		}
+	}
+}
+
+// rt133HasTool reports whether tool runs from canaryEnv's PATH, and, for
+// python3, whether coverage is installed for it.
+func rt133HasTool(tool string) bool {
+	p := ""
+	for _, dir := range []string{"/usr/local/bin", "/usr/bin", "/bin"} {
+		if _, err := os.Stat(filepath.Join(dir, tool)); err == nil {
+			p = filepath.Join(dir, tool)
+			break
+		}
+	}
+	if p == "" {
+		return false
+	}
+	if tool == "python3" {
+		return exec.Command(p, "-c", "import coverage").Run() == nil
+	}
+	return true
+}
