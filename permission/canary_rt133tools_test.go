@@ -135,3 +135,61 @@ func rt133HasTool(tool string) bool {
 	}
 	return true
 }
+
+// canaryRT133NameLists read the files a list of names holds: sort, wc and
+// du's --files0-from (names ended by NUL) and tar's -T and --files-from
+// (one a line). The gate took the list as read and not the files it
+// names, so a list the project holds (names0, MANIFEST) or the line makes
+// naming ../home/.ssh/id_ed25519 made sort print the key, and tar put it
+// in o.tar, which cat printed; each was allowed at round 133 and printed
+// round84Key in real bash. abs0 holds the key's absolute path, lnk is a
+// link of the project to ../home/.ssh.
+var canaryRT133NameLists = []string{
+	`sort --files0-from=names0`, `sort --files0-from names0`, `sort --files0=names0`, `env sort --files0-from=names0`,
+	`nice -n 5 sort --files0-from=names0`, `sort --files0-from=abs0`, `sort --files0-from=linked0`,
+	`tar -cf o.tar -T MANIFEST && cat o.tar`, `tar --files-from MANIFEST -cf o.tar; cat o.tar`,
+	`tar -cf o.tar --files-from=MANIFEST && cat o.tar`, `tar -cf o.tar -TMANIFEST && cat o.tar`,
+	`tar -cf - -T MANIFEST | cat`, `tar cfT o.tar MANIFEST && cat o.tar`,
+	`rev <<< 91552de_di/hss./emoh/.. | tr '\n' '\0' > l; sort --files0-from=l`,
+	`rev <<< 91552de_di/hss./emoh/.. > l; tar -cf o.tar -T l; cat o.tar`,
+}
+
+// rt133NameListsOrdinary read lists of the project's own files, and stay
+// allowed.
+var rt133NameListsOrdinary = []string{
+	`sort --files0-from=srcs0`, `wc -l --files0-from=srcs0`, `du --files0-from=srcs0`, `tar -czf o.tgz -T FILES`,
+	`tar -cf o.tar --files-from=FILES`, `tar -czf o.tgz README doc`, `sort README`, `wc -l README doc/a`,
+	`tar -tf o.tgz 2>/dev/null; true`, `find doc -type f -print0 | sort --files0-from=- -z`,
+}
+
+// TestCanaryRT133NameLists checks that the lines of canaryRT133NameLists
+// ask and print the key when run, and that rt133NameListsOrdinary stay
+// allowed.
+func TestCanaryRT133NameLists(t *testing.T) {
+	t.Parallel()
+	home, wd := unlinkedFixture(t)
+	key := filepath.Join(home, ".ssh", "id_ed25519")
+	writeTreeMode(t, wd, map[string]string{
+		"names0": "README\x00../home/.ssh/id_ed25519\x00", "abs0": key + "\x00", "linked0": "lnk/id_ed25519\x00",
+		"MANIFEST": "README\n../home/.ssh/id_ed25519\n", "srcs0": "README\x00doc/a\x00", "FILES": "README\ndoc/a\n",
+	}, 0o644)
+	if err := os.Symlink("../home/.ssh", filepath.Join(wd, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	decide := secretDecider(t, home, wd)
+	for _, line := range canaryRT133NameLists {
+		if v := decide(line); v.Decision == permission.Allow {
+			t.Errorf("%q: allowed, want it to ask", line)
+		}
+		if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
+			t.Errorf("%q did not print the key when run:\n%s", line, out)
+		}
+		os.Remove(filepath.Join(wd, "o.tar"))
+		os.Remove(filepath.Join(wd, "l"))
+	}
+	for _, line := range rt133NameListsOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("%q: %v (%s), want allowed", line, v.Decision, v.Reason)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package permission
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
+	"github.com/lite-agent/lite-agent-go/internal/shellscan"
+)
+
+// Some programs read the names of the files they read from a file an
+// option names: sort, wc and du's --files0-from=F (names ended by NUL),
+// tar's -T F and --files-from=F (one a line). sort prints what those
+// files hold, and tar copies them into its archive, so a list naming
+// ../home/.ssh/id_ed25519 read the key (round redteam133, tools: a
+// project's names0 with that name made sort --files0-from=names0 print
+// it, and tar -cf o.tar -T MANIFEST put it in o.tar, which cat printed;
+// rev <<< 91552de_di/hss./emoh/.. | tr '\n' '\0' > l; sort
+// --files0-from=l did the same with a list the line made). The analysis
+// takes F as read, not the files it names. nameListsUnsound reads a
+// list the project holds and asks when one of its names lies outside
+// the workdir (or through a link out of it), or is an option (a line of
+// tar's list that starts with "-" is one: -C /); a list the line itself
+// writes or one the gate cannot read whole asks. Its standard input (F
+// "-") is left to the analysis, as xargs' is.
+
+// maxNameListSize bounds the size of a list of names the gate reads.
+const maxNameListSize = 1 << 20
+
+// nameListsUnsound says why a command of a may read files that a list of
+// names it reads names outside the workdir, or "".
+func (g *Gate) nameListsUnsound(a *shellscan.Analysis) string {
+	for _, c := range a.Commands {
+		name := strings.ToLower(filepath.Base(c.Name))
+		lists, nul, why := nameListFiles(name, c.Args)
+		if why != "" {
+			return why
+		}
+		for _, l := range lists {
+			if l == "-" {
+				// Its standard input: the names the line pipes in
+				// are judged as xargs' are (find doc -print0 | sort
+				// --files0-from=- -z stays allowed).
+				continue
+			}
+			if strings.ContainsAny(l, "$`*?[") {
+				return name + " reads the names of the files it reads from " + clip(l) + ", a path only known when it runs"
+			}
+			for _, dir := range a.Dirs {
+				p := g.absTarget(dir, l)
+				if p == "" {
+					return name + " reads a list of names in an unknown directory"
+				}
+				if why := g.nameListUnsound(a, name, filepath.Clean(p), g.cwdOf(dir), nul); why != "" {
+					return why
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// nameListUnsound says why the list of names p, read by name running in
+// cwd, may name a file outside the workdir, or "".
+func (g *Gate) nameListUnsound(a *shellscan.Analysis, name, p, cwd string, nul bool) string {
+	for _, acc := range a.Accesses {
+		if acc.Mode != shellscan.Write && acc.Mode != shellscan.Delete && !acc.Unknown {
+			continue
+		}
+		if acc.Unknown {
+			return name + " reads the names of the files it reads from " + clip(p) + ", and the line writes files the gate does not know"
+		}
+		for _, dir := range a.Dirs {
+			if w := g.absTarget(dir, acc.Path); w != "" && (filepath.Clean(w) == p || acc.Tree && pathmatch.Within(p, filepath.Clean(w))) {
+				return name + " reads the names of the files it reads from " + clip(p) + ", which the line writes"
+			}
+		}
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return name + " reads the names of the files it reads from " + clip(p) + ", which the gate cannot read"
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxNameListSize {
+		return name + " reads the names of the files it reads from " + clip(p) + ", which is not an ordinary file the gate reads"
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return name + " reads the names of the files it reads from " + clip(p) + ", which the gate cannot read"
+	}
+	defer f.Close()
+	text, err := io.ReadAll(io.LimitReader(f, maxNameListSize+1))
+	if err != nil || len(text) > maxNameListSize {
+		return name + " reads the names of the files it reads from " + clip(p) + ", which the gate cannot read whole"
+	}
+	sep := func(r rune) bool { return r == 0 || !nul && r == '\n' }
+	wd := g.lookups().Resolve(g.workdir)
+	for _, n := range bytes.FieldsFunc(text, sep) {
+		s := string(n)
+		if !nul {
+			s = strings.TrimSuffix(s, "\r")
+		}
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		if !nul && strings.HasPrefix(s, "-") {
+			return name + " reads " + clip(p) + ", whose line " + clip(s) + " is an option"
+		}
+		t := s
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(cwd, t)
+		}
+		if g.workdir == "" || !pathmatch.Within(g.lookups().Resolve(t), wd) {
+			return name + " reads the files " + clip(p) + " names, one of which is outside the workdir: " + clip(s)
+		}
+		if g.hitsProtected(t, false) {
+			return name + " reads the files " + clip(p) + " names, one of which is a protected path: " + clip(s)
+		}
+	}
+	return ""
+}
+
+// nameListFiles returns the lists of names that command name's words args
+// make it read, whether their names end with NUL, or why the gate does
+// not know which they are.
+func nameListFiles(name string, args []string) (lists []string, nul bool, why string) {
+	switch name {
+	case "sort", "wc", "du", "gsort", "gwc", "gdu":
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a == "--" {
+				break
+			}
+			opt, v, eq := strings.Cut(a, "=")
+			if len(opt) < len("--fil") || !strings.HasPrefix("--files0-from", opt) {
+				continue
+			}
+			if eq {
+				lists = append(lists, v)
+			} else if i+1 < len(args) {
+				lists = append(lists, args[i+1])
+				i++
+			}
+		}
+		return lists, true, ""
+	case "tar", "gtar", "bsdtar":
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a == "--" {
+				break
+			}
+			opt, v, eq := strings.Cut(a, "=")
+			switch {
+			case a == "-T":
+				if i+1 < len(args) {
+					lists = append(lists, args[i+1])
+					i++
+				}
+			case strings.HasPrefix(opt, "--"):
+				if len(opt) >= len("--files") && strings.HasPrefix("--files-from", opt) {
+					if eq {
+						lists = append(lists, v)
+					} else if i+1 < len(args) {
+						lists = append(lists, args[i+1])
+						i++
+					}
+				}
+			case strings.HasPrefix(a, "-T"):
+				lists = append(lists, a[2:])
+			case strings.HasPrefix(a, "-") && strings.Contains(a, "T"),
+				i == 0 && !strings.HasPrefix(a, "-") && strings.Contains(a, "T"):
+				// A cluster (-cfT o.tar l, old-style cT): which word
+				// is the list depends on the letters before it.
+				return nil, false, name + " reads a list of names (" + clip(a) + ") the gate does not pick out"
+			}
+		}
+		return lists, false, ""
+	}
+	return nil, false, ""
+}
