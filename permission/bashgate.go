@@ -97,6 +97,8 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		s.opaque = why
 	} else if why := g.nameListsUnsound(a); why != "" {
 		s.opaque = why
+	} else if why := g.contentNamesUnsound(a); why != "" {
+		s.opaque = why
 	}
 	for _, acc := range a.Accesses {
 		if acc.Unknown {

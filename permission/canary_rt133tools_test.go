@@ -152,6 +152,12 @@ var canaryRT133NameLists = []string{
 	`tar -cf - -T MANIFEST | cat`, `tar cfT o.tar MANIFEST && cat o.tar`,
 	`rev <<< 91552de_di/hss./emoh/.. | tr '\n' '\0' > l; sort --files0-from=l`,
 	`rev <<< 91552de_di/hss./emoh/.. > l; tar -cf o.tar -T l; cat o.tar`,
+	// Names a project file holds, taken by a substitution, xargs or a
+	// list on standard input: the analysis allows names the line makes
+	// from the project's data, and the text of a file may name any path.
+	`cat $(cat MANIFEST)`, `cat $(< MANIFEST)`, `xargs cat < MANIFEST`, `cat MANIFEST | xargs cat`,
+	`head -n 5 $(cat MANIFEST)`, `xargs -0 cat < abs0`, `sort --files0-from=- < names0`, `cat names0 | sort --files0-from=-`,
+	`tar -cf o.tar -T - < MANIFEST; cat o.tar`, `for f in $(cat MANIFEST); do cat "$f"; done`, `xargs -0 cat < linked0`,
 }
 
 // rt133NameListsOrdinary read lists of the project's own files, and stay
@@ -160,11 +166,14 @@ var rt133NameListsOrdinary = []string{
 	`sort --files0-from=srcs0`, `wc -l --files0-from=srcs0`, `du --files0-from=srcs0`, `tar -czf o.tgz -T FILES`,
 	`tar -cf o.tar --files-from=FILES`, `tar -czf o.tgz README doc`, `sort README`, `wc -l README doc/a`,
 	`tar -tf o.tgz 2>/dev/null; true`, `find doc -type f -print0 | sort --files0-from=- -z`,
+	`wc -l $(cat FILES)`, `xargs wc -l < FILES`, `cat FILES | xargs cat`, `for f in $(cat FILES); do wc -l "$f"; done`,
+	`sort --files0-from=- < srcs0`, `cat README | xargs echo`,
 }
 
 // TestCanaryRT133NameLists checks that the lines of canaryRT133NameLists
 // ask and print the key when run, and that rt133NameListsOrdinary stay
-// allowed.
+// allowed, in a project without links; then, with lnk, a link to
+// ../home/.ssh, that the lines naming linked0 ask and print the key.
 func TestCanaryRT133NameLists(t *testing.T) {
 	t.Parallel()
 	home, wd := unlinkedFixture(t)
@@ -173,23 +182,32 @@ func TestCanaryRT133NameLists(t *testing.T) {
 		"names0": "README\x00../home/.ssh/id_ed25519\x00", "abs0": key + "\x00", "linked0": "lnk/id_ed25519\x00",
 		"MANIFEST": "README\n../home/.ssh/id_ed25519\n", "srcs0": "README\x00doc/a\x00", "FILES": "README\ndoc/a\n",
 	}, 0o644)
-	if err := os.Symlink("../home/.ssh", filepath.Join(wd, "lnk")); err != nil {
-		t.Fatal(err)
+	check := func(linked bool) {
+		t.Helper()
+		decide := secretDecider(t, home, wd)
+		for _, line := range canaryRT133NameLists {
+			if strings.Contains(line, "linked0") != linked {
+				continue
+			}
+			if v := decide(line); v.Decision == permission.Allow {
+				t.Errorf("%q: allowed, want it to ask", line)
+			}
+			if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
+				t.Errorf("%q did not print the key when run:\n%s", line, out)
+			}
+			os.Remove(filepath.Join(wd, "o.tar"))
+			os.Remove(filepath.Join(wd, "l"))
+		}
 	}
+	check(false)
 	decide := secretDecider(t, home, wd)
-	for _, line := range canaryRT133NameLists {
-		if v := decide(line); v.Decision == permission.Allow {
-			t.Errorf("%q: allowed, want it to ask", line)
-		}
-		if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
-			t.Errorf("%q did not print the key when run:\n%s", line, out)
-		}
-		os.Remove(filepath.Join(wd, "o.tar"))
-		os.Remove(filepath.Join(wd, "l"))
-	}
 	for _, line := range rt133NameListsOrdinary {
 		if v := decide(line); v.Decision != permission.Allow {
 			t.Errorf("%q: %v (%s), want allowed", line, v.Decision, v.Reason)
 		}
 	}
+	if err := os.Symlink("../home/.ssh", filepath.Join(wd, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	check(true)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lite-agent/lite-agent-go/internal/pathmatch"
@@ -179,4 +180,96 @@ func nameListFiles(name string, args []string) (lists []string, nul bool, why st
 		return lists, false, ""
 	}
 	return nil, false, ""
+}
+
+// maxContentNamesSize bounds the size of a project file whose words the
+// gate reads as names (see contentNamesUnsound); maxContentNames bounds
+// how many distinct words with a "/" it checks: a file with more asks.
+const (
+	maxContentNamesSize = 256 << 10
+	maxContentNames     = 4096
+)
+
+// contentNamesUnsound says why a line that reads names from data (a
+// command substitution, xargs' input, a list of names on standard input)
+// may take them from a file of the project that names a secret location,
+// or "". The analysis allows names the line makes from the project's
+// data (cat $(cat files), xargs cat < files), which are the project's
+// files, and the gate judges the links the project holds (see
+// unknownSecretRead); but a file's text may name any path: a project's
+// MANIFEST holding ../home/.ssh/id_ed25519 made cat $(cat MANIFEST),
+// xargs cat < MANIFEST and sort --files0-from=- < names0 print the key
+// (round redteam133, tools). Each ordinary file of the workdir the line
+// reads, and does not write, is read here, and a word of it with a "/"
+// that names a secret location asks.
+func (g *Gate) contentNamesUnsound(a *shellscan.Analysis) string {
+	names := len(a.DynamicReads) > 0
+	for _, c := range a.Commands {
+		name := strings.ToLower(filepath.Base(c.Name))
+		switch name {
+		case "xargs", "parallel", "gxargs":
+			names = true
+		}
+		if lists, _, _ := nameListFiles(name, c.Args); slices.Contains(lists, "-") {
+			names = true
+		}
+	}
+	if !names || g.workdir == "" {
+		return ""
+	}
+	wd := g.lookups().Resolve(g.workdir)
+	written := map[string]bool{}
+	for _, acc := range a.Accesses {
+		if acc.Mode == shellscan.Write || acc.Mode == shellscan.Delete {
+			for _, dir := range a.Dirs {
+				if w := g.absTarget(dir, acc.Path); w != "" {
+					written[filepath.Clean(w)] = true
+				}
+			}
+		}
+	}
+	seen := map[string]bool{}
+	checked := map[string]bool{}
+	for _, acc := range a.Accesses {
+		if acc.Mode != shellscan.Read || acc.Runs || acc.Venv || acc.UvConfig || acc.PipConfig || acc.Tree || acc.Pattern || acc.Unknown {
+			continue
+		}
+		for _, dir := range a.Dirs {
+			p := g.absTarget(dir, acc.Path)
+			if p == "" || written[filepath.Clean(p)] || seen[p] {
+				continue
+			}
+			seen[p] = true
+			real := g.lookups().Resolve(p)
+			if !pathmatch.Within(real, wd) {
+				continue // a read outside is judged as such
+			}
+			fi, err := os.Stat(real)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			if fi.Size() > maxContentNamesSize {
+				return "the line reads names from data, and " + clip(acc.Path) + " is too large for the gate to read for the names it holds"
+			}
+			text, err := os.ReadFile(real)
+			if err != nil {
+				return "the line reads names from data, and the gate cannot read " + clip(acc.Path)
+			}
+			for _, f := range strings.FieldsFunc(string(text), func(r rune) bool {
+				return r == 0 || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '"' || r == '\'' || r == ',' || r == ';'
+			}) {
+				if !strings.Contains(f, "/") || checked[f] {
+					continue
+				}
+				checked[f] = true
+				if len(checked) > maxContentNames {
+					return "the line reads names from data, and " + clip(acc.Path) + " holds more paths than the gate checks"
+				}
+				if g.namesSecretWord(a.Dirs, f) {
+					return "the line reads names from data, and " + clip(acc.Path) + " names a secret location: " + clip(f)
+				}
+			}
+		}
+	}
+	return ""
 }
