@@ -211,3 +211,42 @@ func TestCanaryRT133NameLists(t *testing.T) {
 	}
 	check(true)
 }
+
+// canaryRT133Trash move a project file into the trash, which lies in the
+// home (~/.local/share/Trash, as the XDG trash specification puts it):
+// trash-cli's trash-put (and trash, its other name) wrote
+// .local/share/Trash/files/README and its .trashinfo in the home while
+// the gate allowed it (round redteam133, tools: a lead of round 132).
+var canaryRT133Trash = []string{`trash-put README`, `trash README`, `env trash-put -v README`, `nice trash-put -- README`}
+
+// rt133TrashOrdinary stay allowed: the trash's listing, a version, and rm.
+var rt133TrashOrdinary = []string{`trash-list`, `trash-put --version`, `rm README`}
+
+// TestCanaryRT133Trash checks that the lines of canaryRT133Trash ask and
+// write the home's trash when run, and that rt133TrashOrdinary stay
+// allowed.
+func TestCanaryRT133Trash(t *testing.T) {
+	t.Parallel()
+	for _, line := range canaryRT133Trash {
+		home, wd := unlinkedFixture(t)
+		decide := secretDecider(t, home, wd)
+		if v := decide(line); v.Decision == permission.Allow {
+			t.Errorf("%q: allowed, want it to ask", line)
+		}
+		if _, err := exec.LookPath("trash-put"); err != nil {
+			tooltest.LeftOut(t, "trash-cli is not installed: the real run of "+line+" is left out", tooltest.CanaryTools)
+			continue
+		}
+		out := runIn(t, home, wd, line)
+		if _, err := os.Stat(filepath.Join(home, ".local/share/Trash/info/README.trashinfo")); err != nil {
+			t.Errorf("%q did not write the home's trash when run (%v):\n%s", line, err, out)
+		}
+	}
+	home, wd := unlinkedFixture(t)
+	decide := secretDecider(t, home, wd)
+	for _, line := range rt133TrashOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("%q: %v (%s), want allowed", line, v.Decision, v.Reason)
+		}
+	}
+}
