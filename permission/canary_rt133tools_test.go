@@ -250,3 +250,52 @@ func TestCanaryRT133Trash(t *testing.T) {
 		}
 	}
 }
+
+// canaryRT133Tokens print a token signed with the keys of
+// ~/.aws/credentials, as aws sts get-session-token (which asked) does:
+// each was allowed and, with the AWS CLI, printed it offline (rds's
+// token holds the key's id in clear, eks's is base64 of a presigned
+// URL); the kubeconfig exec plugins of EKS, GKE and AKS print theirs
+// (round redteam133, tools, leads of round 132).
+var canaryRT133Tokens = []struct{ line, prints string }{
+	{line: `aws eks get-token --cluster-name c --region us-east-1`, prints: "k8s-aws-v1."},
+	{line: `aws --region us-east-1 eks get-token --cluster-name c`, prints: "k8s-aws-v1."},
+	{line: `aws rds generate-db-auth-token --hostname h --port 5432 --username u --region us-east-1`, prints: "AKIAROUND133EXAMPLE"},
+	{line: `aws-iam-authenticator token -i c`}, {line: `kubelogin get-token --login azurecli --server-id x`},
+	{line: `gke-gcloud-auth-plugin`}, {line: `kubectl-oidc_login get-token --oidc-issuer-url=https://x`},
+}
+
+// rt133TokensOrdinary stay allowed: commands of the same programs that
+// print no credential.
+var rt133TokensOrdinary = []string{`aws eks list-clusters`, `gke-gcloud-auth-plugin --version`, `aws --version`}
+
+// TestCanaryRT133Tokens checks that the lines of canaryRT133Tokens ask and
+// print the token when run, and that rt133TokensOrdinary stay allowed.
+func TestCanaryRT133Tokens(t *testing.T) {
+	t.Parallel()
+	home, wd := unlinkedFixture(t)
+	writeTreeMode(t, home, map[string]string{".aws/credentials": "[default]\naws_access_key_id = AKIAROUND133EXAMPLE\n" +
+		"aws_secret_access_key = ROUND133SECRETKEYEXAMPLEROUND133SECRETKE\n"}, 0o600)
+	decide := secretDecider(t, home, wd)
+	_, err := exec.LookPath("aws")
+	for _, c := range canaryRT133Tokens {
+		if v := decide(c.line); v.Decision == permission.Allow {
+			t.Errorf("%q: allowed, want it to ask", c.line)
+		}
+		if c.prints == "" {
+			continue
+		}
+		if err != nil {
+			tooltest.LeftOut(t, "the AWS CLI is not installed: the real run of "+c.line+" is left out", tooltest.CanaryTools)
+			continue
+		}
+		if out := runIn(t, home, wd, c.line); !strings.Contains(out, c.prints) {
+			t.Errorf("%q did not print the token when run:\n%s", c.line, out)
+		}
+	}
+	for _, line := range rt133TokensOrdinary {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("%q: %v (%s), want allowed", line, v.Decision, v.Reason)
+		}
+	}
+}
