@@ -158,6 +158,11 @@ var canaryRT133NameLists = []string{
 	`cat $(cat MANIFEST)`, `cat $(< MANIFEST)`, `xargs cat < MANIFEST`, `cat MANIFEST | xargs cat`,
 	`head -n 5 $(cat MANIFEST)`, `xargs -0 cat < abs0`, `sort --files0-from=- < names0`, `cat names0 | sort --files0-from=-`,
 	`tar -cf o.tar -T - < MANIFEST; cat o.tar`, `for f in $(cat MANIFEST); do cat "$f"; done`, `xargs -0 cat < linked0`,
+	// ctags -L and cscope -i (or cscope.files) name the files whose
+	// lines the tags and cscope.out hold.
+	`ctags --language-force=Iniconf -f - -L CREDS`, `ctags --language-force=Iniconf -f - -LCREDS`,
+	`ctags --language-force=Iniconf -f - -L - < CREDS`, `cscope -b -i CREDS && cat cscope.out`,
+	`cp CREDS cscope.files.bak; cscope -b -i cscope.files.bak; cat cscope.out`,
 }
 
 // rt133NameListsOrdinary read lists of the project's own files, and stay
@@ -167,7 +172,8 @@ var rt133NameListsOrdinary = []string{
 	`tar -cf o.tar --files-from=FILES`, `tar -czf o.tgz README doc`, `sort README`, `wc -l README doc/a`,
 	`tar -tf o.tgz 2>/dev/null; true`, `find doc -type f -print0 | sort --files0-from=- -z`,
 	`wc -l $(cat FILES)`, `xargs wc -l < FILES`, `cat FILES | xargs cat`, `for f in $(cat FILES); do wc -l "$f"; done`,
-	`sort --files0-from=- < srcs0`, `cat README | xargs echo`,
+	`sort --files0-from=- < srcs0`, `cat README | xargs echo`, `ctags -L FILES`, `etags -L FILES`, `cscope -b -i FILES`,
+	`cscope -b`, `cscope -b -q -k`,
 }
 
 // TestCanaryRT133NameLists checks that the lines of canaryRT133NameLists
@@ -181,6 +187,7 @@ func TestCanaryRT133NameLists(t *testing.T) {
 	writeTreeMode(t, wd, map[string]string{
 		"names0": "README\x00../home/.ssh/id_ed25519\x00", "abs0": key + "\x00", "linked0": "lnk/id_ed25519\x00",
 		"MANIFEST": "README\n../home/.ssh/id_ed25519\n", "srcs0": "README\x00doc/a\x00", "FILES": "README\ndoc/a\n",
+		"CREDS": "../home/.aws/credentials\n",
 	}, 0o644)
 	check := func(linked bool) {
 		t.Helper()
@@ -192,14 +199,26 @@ func TestCanaryRT133NameLists(t *testing.T) {
 			if v := decide(line); v.Decision == permission.Allow {
 				t.Errorf("%q: allowed, want it to ask", line)
 			}
-			if out := runIn(t, home, wd, line); !strings.Contains(out, round84Key) {
+			if out := runIn(t, home, wd, line); !rt133PrintsKey(out) {
 				t.Errorf("%q did not print the key when run:\n%s", line, out)
 			}
-			os.Remove(filepath.Join(wd, "o.tar"))
-			os.Remove(filepath.Join(wd, "l"))
+			for _, f := range []string{"o.tar", "l", "cscope.out", "cscope.files", "cscope.files.bak"} {
+				os.Remove(filepath.Join(wd, f))
+			}
 		}
 	}
 	check(false)
+	// cscope reads cscope.files when no -i names a list: the project's.
+	writeTreeMode(t, wd, map[string]string{"cscope.files": "README\n../home/.aws/credentials\n"}, 0o644)
+	for _, line := range []string{`cscope -b && cat cscope.out`, `cscope -b -q -k; cat cscope.out`} {
+		if v := secretDecider(t, home, wd)(line); v.Decision == permission.Allow {
+			t.Errorf("%q with cscope.files: allowed, want it to ask", line)
+		}
+		if out := runIn(t, home, wd, line); !rt133PrintsKey(out) {
+			t.Errorf("%q with cscope.files did not print the key when run:\n%s", line, out)
+		}
+	}
+	writeTreeMode(t, wd, map[string]string{"cscope.files": "README\ndoc/a\n"}, 0o644)
 	decide := secretDecider(t, home, wd)
 	for _, line := range rt133NameListsOrdinary {
 		if v := decide(line); v.Decision != permission.Allow {
@@ -210,6 +229,12 @@ func TestCanaryRT133NameLists(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(true)
+}
+
+// rt133PrintsKey reports whether out holds round84Key, or its words one
+// a line as cscope.out keeps the symbols of the lines it reads.
+func rt133PrintsKey(out string) bool {
+	return strings.Contains(out, round84Key) || strings.Contains(out, "\nROUND84\n") && strings.Contains(out, "PRIVATE")
 }
 
 // canaryRT133Trash move a project file into the trash, which lies in the

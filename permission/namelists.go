@@ -31,6 +31,10 @@ import (
 // maxNameListSize bounds the size of a list of names the gate reads.
 const maxNameListSize = 1 << 20
 
+// defaultNameList marks a list a program reads when it is there
+// (cscope's cscope.files), and not otherwise.
+const defaultNameList = "\x00default:"
+
 // nameListsUnsound says why a command of a may read files that a list of
 // names it reads names outside the workdir, or "".
 func (g *Gate) nameListsUnsound(a *shellscan.Analysis) string {
@@ -50,10 +54,14 @@ func (g *Gate) nameListsUnsound(a *shellscan.Analysis) string {
 			if strings.ContainsAny(l, "$`*?[") {
 				return name + " reads the names of the files it reads from " + clip(l) + ", a path only known when it runs"
 			}
+			l, optional := strings.CutPrefix(l, defaultNameList)
 			for _, dir := range a.Dirs {
 				p := g.absTarget(dir, l)
 				if p == "" {
 					return name + " reads a list of names in an unknown directory"
+				}
+				if _, err := os.Lstat(p); err != nil && optional {
+					continue
 				}
 				if why := g.nameListUnsound(a, name, filepath.Clean(p), g.cwdOf(dir), nul); why != "" {
 					return why
@@ -68,11 +76,8 @@ func (g *Gate) nameListsUnsound(a *shellscan.Analysis) string {
 // cwd, may name a file outside the workdir, or "".
 func (g *Gate) nameListUnsound(a *shellscan.Analysis, name, p, cwd string, nul bool) string {
 	for _, acc := range a.Accesses {
-		if acc.Mode != shellscan.Write && acc.Mode != shellscan.Delete && !acc.Unknown {
-			continue
-		}
-		if acc.Unknown {
-			return name + " reads the names of the files it reads from " + clip(p) + ", and the line writes files the gate does not know"
+		if acc.Mode != shellscan.Write && acc.Mode != shellscan.Delete || acc.Unknown {
+			continue // an unknown write is judged on its own (see unknownWrite)
 		}
 		for _, dir := range a.Dirs {
 			if w := g.absTarget(dir, acc.Path); w != "" && (filepath.Clean(w) == p || acc.Tree && pathmatch.Within(p, filepath.Clean(w))) {
@@ -146,6 +151,48 @@ func nameListFiles(name string, args []string) (lists []string, nul bool, why st
 			}
 		}
 		return lists, true, ""
+	case "ctags", "etags", "ctags-universal", "universal-ctags", "uctags", "ctags-exuberant", "exuberant-ctags":
+		// -L F: the files to tag, one a line; a tags file holds the
+		// lines of what it tags.
+		for i := 0; i < len(args); i++ {
+			switch a := args[i]; {
+			case a == "--":
+				return lists, false, ""
+			case a == "-L":
+				if i+1 < len(args) {
+					lists = append(lists, args[i+1])
+					i++
+				}
+			case strings.HasPrefix(a, "-L"):
+				lists = append(lists, a[2:])
+			}
+		}
+		return lists, false, ""
+	case "cscope":
+		// -i F (and, without it, cscope.files when there is one):
+		// the files whose lines cscope.out holds (round redteam133,
+		// tools: cscope -b with a cscope.files naming
+		// ../home/.aws/credentials put the key in cscope.out).
+		named := false
+		for i := 0; i < len(args); i++ {
+			switch a := args[i]; {
+			case a == "-i":
+				named = true
+				if i+1 < len(args) {
+					lists = append(lists, args[i+1])
+					i++
+				}
+			case strings.HasPrefix(a, "-i"):
+				named = true
+				lists = append(lists, a[2:])
+			case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i"):
+				return nil, false, name + " reads a list of names (" + clip(a) + ") the gate does not pick out"
+			}
+		}
+		if !named {
+			lists = append(lists, defaultNameList+"cscope.files")
+		}
+		return lists, false, ""
 	case "tar", "gtar", "bsdtar":
 		for i := 0; i < len(args); i++ {
 			a := args[i]
