@@ -163,6 +163,9 @@ var canaryRT133NameLists = []string{
 	`ctags --language-force=Iniconf -f - -L CREDS`, `ctags --language-force=Iniconf -f - -LCREDS`,
 	`ctags --language-force=Iniconf -f - -L - < CREDS`, `cscope -b -i CREDS && cat cscope.out`,
 	`cp CREDS cscope.files.bak; cscope -b -i cscope.files.bak; cat cscope.out`,
+	// GNU find's starting points, ended by NUL.
+	`find -files0-from names0 -print0 | xargs -0 cat`, `find -files0-from names0 -type f -exec cat {} +`,
+	`cat $(find -files0-from abs0)`,
 }
 
 // rt133NameListsOrdinary read lists of the project's own files, and stay
@@ -173,7 +176,7 @@ var rt133NameListsOrdinary = []string{
 	`tar -tf o.tgz 2>/dev/null; true`, `find doc -type f -print0 | sort --files0-from=- -z`,
 	`wc -l $(cat FILES)`, `xargs wc -l < FILES`, `cat FILES | xargs cat`, `for f in $(cat FILES); do wc -l "$f"; done`,
 	`sort --files0-from=- < srcs0`, `cat README | xargs echo`, `ctags -L FILES`, `etags -L FILES`, `cscope -b -i FILES`,
-	`cscope -b`, `cscope -b -q -k`,
+	`cscope -b`, `cscope -b -q -k`, `find -files0-from srcs0 -print0 | xargs -0 wc -l`,
 }
 
 // TestCanaryRT133NameLists checks that the lines of canaryRT133NameLists

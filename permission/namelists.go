@@ -151,6 +151,18 @@ func nameListFiles(name string, args []string) (lists []string, nul bool, why st
 			}
 		}
 		return lists, true, ""
+	case "find", "gfind":
+		// -files0-from F: the starting points, ended by NUL (GNU find
+		// 4.9), whose names find prints for xargs cat (round
+		// redteam133, tools: find -files0-from names0 -print0 | xargs
+		// -0 cat printed ~/.ssh/id_ed25519).
+		for i := 0; i+1 < len(args); i++ {
+			if args[i] == "-files0-from" {
+				lists = append(lists, args[i+1])
+				i++
+			}
+		}
+		return lists, true, ""
 	case "ctags", "etags", "ctags-universal", "universal-ctags", "uctags", "ctags-exuberant", "exuberant-ctags":
 		// -L F: the files to tag, one a line; a tags file holds the
 		// lines of what it tags.
