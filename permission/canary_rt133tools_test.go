@@ -177,6 +177,7 @@ var rt133NameListsOrdinary = []string{
 	`wc -l $(cat FILES)`, `xargs wc -l < FILES`, `cat FILES | xargs cat`, `for f in $(cat FILES); do wc -l "$f"; done`,
 	`sort --files0-from=- < srcs0`, `cat README | xargs echo`, `ctags -L FILES`, `etags -L FILES`, `cscope -b -i FILES`,
 	`cscope -b`, `cscope -b -q -k`, `find -files0-from srcs0 -print0 | xargs -0 wc -l`,
+	`cat SETUP | xargs echo`, `wc -w $(cat SETUP)`,
 }
 
 // TestCanaryRT133NameLists checks that the lines of canaryRT133NameLists
@@ -190,7 +191,7 @@ func TestCanaryRT133NameLists(t *testing.T) {
 	writeTreeMode(t, wd, map[string]string{
 		"names0": "README\x00../home/.ssh/id_ed25519\x00", "abs0": key + "\x00", "linked0": "lnk/id_ed25519\x00",
 		"MANIFEST": "README\n../home/.ssh/id_ed25519\n", "srcs0": "README\x00doc/a\x00", "FILES": "README\ndoc/a\n",
-		"CREDS": "../home/.aws/credentials\n",
+		"CREDS": "../home/.aws/credentials\n", "SETUP": "Put your key in ~/.ssh/id_ed25519 or $HOME/.ssh/id_ed25519.\n",
 	}, 0o644)
 	check := func(linked bool) {
 		t.Helper()

@@ -317,7 +317,10 @@ func (g *Gate) contentNamesUnsound(a *shellscan.Analysis) string {
 			for _, f := range strings.FieldsFunc(string(text), func(r rune) bool {
 				return r == 0 || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '"' || r == '\'' || r == ',' || r == ';'
 			}) {
-				if !strings.Contains(f, "/") || checked[f] {
+				if !strings.Contains(f, "/") || strings.HasPrefix(f, "~") || strings.Contains(f, "$") || checked[f] {
+					// Neither xargs nor a substitution's words
+					// expand ~ or a variable: ~/.ssh/id_ed25519
+					// in a README names ./~/.ssh/id_ed25519.
 					continue
 				}
 				checked[f] = true
