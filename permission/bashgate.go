@@ -95,6 +95,10 @@ func (g *Gate) screenBash(call Call) bashScreen {
 		s.opaque = why
 	} else if why := g.a2psConfUnsound(a); why != "" {
 		s.opaque = why
+	} else if why := g.nameListsUnsound(a); why != "" {
+		s.opaque = why
+	} else if why := g.contentNamesUnsound(a); why != "" {
+		s.opaque = why
 	}
 	for _, acc := range a.Accesses {
 		if acc.Unknown {

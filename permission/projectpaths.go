@@ -247,8 +247,23 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 	// redteam133: target-dir = "../home/tgt" made cargo build write the
 	// home).
 	cargo := pathSettings{files: []string{".cargo/config.toml", ".cargo/config"}, up: true, cargo: true}
+	// coverage.py writes its reports where [html] directory, [xml],
+	// [json] and [lcov] output say, its data where [run] data_file and
+	// debug_file say, and copies [html] extra_css into the report (round
+	// redteam133: coverage html wrote ../home/covhtml, and with extra_css
+	// = ../home/.ssh/id_ed25519 put the key in htmlcov).
+	coverage := pathSettings{files: []string{".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"}, fromCwd: true,
+		keys:    []string{"directory", "output", "data_file", "debug_file", "extra_css"},
+		options: []string{"--rcfile"}}
+	// pylint runs the Python of init-hook before it checks anything
+	// (round redteam133: pylint x.py wrote ../home/pwned so), from the
+	// settings of its working directory and those above it.
+	pylint := pathSettings{files: []string{"pylintrc", ".pylintrc", "pylintrc.toml", ".pylintrc.toml", "pyproject.toml",
+		"setup.cfg", "tox.ini"}, up: true, fromCwd: true,
+		keys: []string{"init-hook", "init_hook", "output"}, code: []string{"init-hook", "init_hook"},
+		options: []string{"--rcfile"}}
 	for _, ps := range []*pathSettings{&tsc, &pytest, &mypy, &ruff, &hugo, &mkdocs, &jekyll, &rubocop, &cspell, &cmake, &jest,
-		&clangTidy, &golangci} {
+		&clangTidy, &golangci, &coverage, &pylint} {
 		ps.values = settingsValue(ps.keys)
 	}
 	return map[string][]pathSettings{
@@ -261,6 +276,7 @@ var projectPathTools = sync.OnceValue(func() map[string][]pathSettings {
 		"mvn": {mvn}, "mvnw": {mvn}, "mvnd": {mvnd},
 		"doxygen": {doxygen}, "mkdocs": {mkdocs}, "jekyll": {jekyll}, "rubocop": {rubocop}, "cspell": {cspell},
 		"cspell-esm": {cspell}, "cmake": {cmake}, "ctest": {cmake}, "cpack": {cmake}, "cargo": {cargo},
+		"coverage": {coverage}, "coverage3": {coverage}, "python3-coverage": {coverage}, "pylint": {pylint},
 	}
 })
 
@@ -834,7 +850,8 @@ func (g *Gate) settingsTextUnsound(ps pathSettings, cwd, dir, base, text string)
 		}
 		return "", nil
 	}
-	ini := strings.HasSuffix(base, ".ini") || strings.HasSuffix(base, ".cfg") || base == ".coveragerc"
+	ini := strings.HasSuffix(base, ".ini") || strings.HasSuffix(base, ".cfg") || base == ".coveragerc" ||
+		base == "pylintrc" || base == ".pylintrc"
 	if ini {
 		if why := iniUnread(text); why != "" {
 			return why, nil

@@ -76,6 +76,7 @@ programs=(
 	/usr/bin/go:golang-go
 	ugrep:ugrep ack:ack jq:jq tomlq:yq cmake:cmake s3cmd:s3cmd
 	mkdocs:mkdocs jekyll:jekyll rubocop:rubocop clang-tidy:clang-tidy bazel:bazel-bootstrap
+	pylint:pylint python3-coverage:python3-coverage trash-put:trash-cli aws:awscli
 )
 
 # package prints the Debian package of an entry's package field: itself,

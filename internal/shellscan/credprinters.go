@@ -70,7 +70,15 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 			return subIs("configure get", "configure export-credentials", "ecr get-login-password",
 				"ecr-public get-login-password", "codeartifact get-authorization-token", "sts get-session-token",
 				"secretsmanager get-secret-value", "secretsmanager batch-get-secret-value", "sts assume-role",
-				"sts get-federation-token", "sso get-role-credentials", "iam create-access-key")(sub, args) ||
+				"sts get-federation-token", "sso get-role-credentials", "iam create-access-key",
+				// Tokens signed with the keys of ~/.aws/credentials
+				// (round redteam133, tools: aws eks get-token printed
+				// a bearer token for the cluster while allowed).
+				"eks get-token", "rds generate-db-auth-token", "ecr get-authorization-token",
+				"ecr-public get-authorization-token", "dsql generate-db-connect-auth-token",
+				"dsql generate-db-connect-admin-auth-token", "redshift get-cluster-credentials",
+				"redshift get-cluster-credentials-with-iam", "redshift-serverless get-credentials",
+				"codecommit credential-helper", "sso-oidc create-token")(sub, args) ||
 				subIs("ssm get-parameter", "ssm get-parameters", "ssm get-parameters-by-path")(sub, args) && awsDecrypts(args)
 		}},
 		"kubectl": {".kube/config", func(sub []string, args []word) bool {
@@ -111,6 +119,13 @@ var credentialPrinters = lazy[map[string]credentialPrinter]{build: func() map[st
 				return curlNLong.Is(w.text, "--netrc", "--netrc-optional") || curlNetrcFlag(w)
 			})
 		}},
+		// The exec plugins of a kubeconfig print the token they make
+		// from the home's credentials as an ExecCredential (round
+		// redteam133, tools, a lead of round 132).
+		"aws-iam-authenticator":  {".aws/credentials", subIs("token")},
+		"gke-gcloud-auth-plugin": {".config/gcloud", func(_ []string, args []word) bool { return !onlyVersion(args) }},
+		"kubelogin":              {".kube/config", subIs("get-token")},
+		"kubectl-oidc_login":     {".kube/config", subIs("get-token")},
 		"gcloud": {".config/gcloud", subIs("auth print-access-token", "auth print-identity-token",
 			"auth application-default print-access-token", "config config-helper", "secrets versions access")},
 		"az": {".azure", func(sub []string, args []word) bool {

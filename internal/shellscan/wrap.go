@@ -273,6 +273,17 @@ func (an *analyzer) wrapped(ws []word, depth, chain int) bool {
 			an.opaque("gio " + clipName(args[0].text) + " runs programs or writes locations the analysis does not model")
 			return false
 		}
+	case "trash-put", "trash", "trash-rm", "trash-empty", "trash-restore", "gtrash", "gvfs-trash", "rmtrash", "trashy":
+		// They move files into the trash of the home directory
+		// (~/.local/share/Trash/files and info, or a volume's
+		// .Trash-UID at its top), or delete or restore its files
+		// (round redteam133, tools: trash-put README wrote
+		// ~/.local/share/Trash/info/README.trashinfo while allowed).
+		// trash-list only prints it.
+		if !onlyVersion(args) {
+			an.opaque(name + " moves files into or out of the trash in the home directory")
+			return false
+		}
 	case "make", "gmake":
 		an.make(name, args)
 	case "npm", "pnpm", "yarn":
