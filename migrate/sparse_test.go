@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/migrate"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
@@ -40,7 +40,7 @@ func TestASparseLogIsRefusedNotRead(t *testing.T) {
 			if err := os.Truncate(log, st.Size()+tc.hole); err != nil {
 				t.Skip("sparse file:", err)
 			}
-			if tc.refused && !holes(t, log) {
+			if tc.refused && !safefstest.HolesSeen(t, log) {
 				t.Skip("the file system (or build) tells no holes")
 			}
 			st, err = os.Stat(log)
@@ -80,19 +80,4 @@ func TestASparseLogIsRefusedNotRead(t *testing.T) {
 			}
 		})
 	}
-}
-
-// holes reports whether safefs sees the holes of the file at p.
-func holes(t *testing.T, p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := safefs.HoleBytes(f, st.Size(), safefs.MaxHoleBytes)
-	return err == nil && n > safefs.MaxHoleBytes
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -36,7 +36,7 @@ func TestASparseLogIsRefusedUnread(t *testing.T) {
 			appendTexts(t, cp, "s2", "other")
 			log := filepath.Join(dir, "s1.jsonl")
 			grow(t, log, tc.hole)
-			if tc.refused && !sparseFiles(t, log) {
+			if tc.refused && !safefstest.HolesSeen(t, log) {
 				t.Skip("the file system (or build) tells no holes")
 			}
 			st, err := os.Stat(log)
@@ -90,20 +90,4 @@ func TestASparseLogIsRefusedUnread(t *testing.T) {
 			}
 		})
 	}
-}
-
-// sparseFiles reports whether the file at p, just grown, has holes that
-// safefs can see.
-func sparseFiles(t *testing.T, p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := safefs.HoleBytes(f, st.Size(), safefs.MaxHoleBytes)
-	return err == nil && n > safefs.MaxHoleBytes
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/session"
 )
 
@@ -40,7 +41,7 @@ func TestAppendRefusesToCopyAHugeTornTail(t *testing.T) {
 			// sparse before its tail is looked at (round 133); the limit
 			// on the torn copy stays for a tail that is not a hole.
 			want := "larger than 1 GiB"
-			if sparseFiles(t, log) {
+			if safefstest.HolesSeen(t, log) {
 				want = "sparse"
 			}
 			storageError(t, err, want)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lite-agent/lite-agent-go/internal/safefs"
+	"github.com/lite-agent/lite-agent-go/internal/safefs/safefstest"
 	"github.com/lite-agent/lite-agent-go/storage"
 )
 
@@ -55,7 +55,7 @@ func TestSparseFilesInTheHomeAreRefusedAtOnce(t *testing.T) {
 	if err := os.Truncate(task, 900<<20); err != nil {
 		t.Fatal(err)
 	}
-	if !holesSeen(t, log) {
+	if !safefstest.HolesSeen(t, log) {
 		t.Skip("the file system (or build) tells no holes")
 	}
 	for _, tc := range []struct {
@@ -91,19 +91,4 @@ func TestSparseFilesInTheHomeAreRefusedAtOnce(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-}
-
-// holesSeen reports whether safefs sees the holes of the file at p.
-func holesSeen(t *testing.T, p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := safefs.HoleBytes(f, st.Size(), safefs.MaxHoleBytes)
-	return err == nil && n > safefs.MaxHoleBytes
 }
