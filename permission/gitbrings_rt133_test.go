@@ -176,6 +176,22 @@ func TestRT133HistoryBypasses(t *testing.T) {
 	}
 }
 
+// asksAllocatingLittle checks that g asks about the bash line and
+// allocates no more than 64 MiB deciding.
+func asksAllocatingLittle(t *testing.T, g *permission.Gate, line string) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	v := decideLine(t, g, line)
+	runtime.ReadMemStats(&after)
+	if v.Decision == permission.Allow {
+		t.Errorf("%q: allowed (%s), want an ask", line, v.Reason)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("%q: the gate allocated %d MiB", line, n>>20)
+	}
+}
+
 // decideLine decides the bash line with g.
 func decideLine(t *testing.T, g *permission.Gate, line string) permission.Verdict {
 	t.Helper()
@@ -215,8 +231,7 @@ func TestRT133HistoryAfterUnshallow(t *testing.T) {
 	gitIn(t, up, "commit", "-q", "-m", "two")
 	gitIn(t, parent, "clone", "-q", "--depth", "1", "file://"+up, "wd")
 	wd := filepath.Join(parent, "wd")
-	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	g := bringsGate(home, wd)
 	if v := decideLine(t, g, "git checkout -q main"); v.Decision != permission.Allow {
 		t.Fatalf("the shallow clone: %v (%s), want it allowed", v.Decision, v.Reason)
 	}
@@ -254,18 +269,8 @@ func TestRT133GitLooseObjectBomb(t *testing.T) {
 	if err := os.WriteFile(p, z.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	v := decideLine(t, g, "git checkout -q B")
-	runtime.ReadMemStats(&after)
-	if v.Decision == permission.Allow {
-		t.Errorf("allowed (%s), want an ask", v.Reason)
-	}
-	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
-		t.Errorf("the gate allocated %d MiB", n>>20)
-	}
+	g := bringsGate(home, wd)
+	asksAllocatingLittle(t, g, "git checkout -q B")
 }
 
 // TestRT133IndexRead checks the index the history check reads itself: an
@@ -278,8 +283,7 @@ func TestRT133GitLooseObjectBomb(t *testing.T) {
 func TestRT133GitIndexRead(t *testing.T) {
 	lookGit(t)
 	gate := func(home, wd string) *permission.Gate {
-		return permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-			Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+		return bringsGate(home, wd)
 	}
 	entries := func(t *testing.T, wd string, n int, extra string) {
 		blob := gitIn(t, wd, "hash-object", "-w", "--", "README")
@@ -355,8 +359,7 @@ func TestRT133GitOrdinaryLinesStayAllowed(t *testing.T) {
 	gitBringsRepo(t, wd, true)
 	main := gitIn(t, wd, "rev-parse", "main")
 	gitIn(t, wd, "remote", "add", "origin", "https://example.com/x.git")
-	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	g := bringsGate(home, wd)
 	for _, line := range []string{
 		"git add -A && git commit -q -m 'fix the parser' && git checkout -q B",
 		"git branch y " + main, "git branch y main", "git tag -a v1 -m 'release: 1.0'", "git fetch -q origin main:main",
@@ -445,18 +448,8 @@ func TestRT133GitDeltaChain(t *testing.T) {
 	commitSum := sha1.Sum([]byte(fmt.Sprintf("commit %d\x00%s", len(commit), commit)))
 	gitIn(t, wd, "update-ref", "refs/heads/chain", hex.EncodeToString(commitSum[:]))
 	gitIn(t, wd, "ls-tree", "chain") // git reads it
-	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	v := decideLine(t, g, "git checkout -q main")
-	runtime.ReadMemStats(&after)
-	if v.Decision == permission.Allow {
-		t.Errorf("allowed (%s), want an ask", v.Reason)
-	}
-	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
-		t.Errorf("the gate allocated %d MiB", n>>20)
-	}
+	g := bringsGate(home, wd)
+	asksAllocatingLittle(t, g, "git checkout -q main")
 }
 
 // TestRT133RefToAHiddenCommit checks that a git command that points a ref
@@ -485,8 +478,7 @@ func TestRT133GitRefToAHiddenCommit(t *testing.T) {
 	gitIn(t, wd, "clone", "-q", wd, other)
 	gitIn(t, other, "fetch", "-q", wd, h)
 	gitIn(t, other, "reset", "-q", "--hard", h)
-	g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-		Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
+	g := bringsGate(home, wd)
 	for _, line := range []string{
 		"(sleep 1; git fetch -q OTHER main:y) &", "(sleep 1; git branch -f B H) &", "git tag t H", "git fetch -q . H:refs/heads/y", "git push -q . H:refs/heads/y",
 		"git worktree add -q --detach sub H", "git commit -q --allow-empty -m H", "git branch y SHORT",

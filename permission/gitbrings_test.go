@@ -3,7 +3,6 @@
 package permission_test
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,25 +112,9 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 		"git checkout -q B", "git switch -q B", "git merge -q B", "git checkout -q -b feature",
 		"git reset -q --hard B", "git checkout B -- .", "git restore --source B .",
 	}
-	gate := func(home, wd string) *permission.Gate {
-		return permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
-			Protected: []string{filepath.Join(home, ".lite-agent"), filepath.Join(wd, ".lite-agent")}})
-	}
-	decideBy := func(t *testing.T, g *permission.Gate, line string) permission.Verdict {
-		t.Helper()
-		in, err := json.Marshal(map[string]string{"command": line})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := g.Decide(t.Context(), permission.Call{Name: "bash", Input: in})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
 	decide := func(t *testing.T, home, wd, line string) permission.Verdict {
 		t.Helper()
-		return decideBy(t, gate(home, wd), line)
+		return decideLine(t, bringsGate(home, wd), line)
 	}
 	for _, line := range asks {
 		t.Run(line, func(t *testing.T) {
@@ -172,7 +155,7 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 		g := permission.NewGate(permission.GateOptions{Policy: allowAll, Workdir: wd, HomeDir: home,
 			Protected: []string{filepath.Join(wd, "conf", "prod.yaml")}})
 		line := "git checkout -q D"
-		if v := decideBy(t, g, line); v.Decision == permission.Allow {
+		if v := decideLine(t, g, line); v.Decision == permission.Allow {
 			t.Errorf("%q: allowed (%s), want an ask", line, v.Reason)
 		}
 		out := runIn(t, home, wd, line, gitIdentity...)
@@ -186,9 +169,9 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 	t.Run("nothing to bring, then a new branch", func(t *testing.T) {
 		home, wd := t.TempDir(), t.TempDir()
 		gitBringsRepo(t, wd, true)
-		g := gate(home, wd)
+		g := bringsGate(home, wd)
 		for _, line := range ordinary {
-			if v := decideBy(t, g, line); v.Decision != permission.Allow {
+			if v := decideLine(t, g, line); v.Decision != permission.Allow {
 				t.Errorf("%q: %v (%s), want it allowed", line, v.Decision, v.Reason)
 			}
 		}
@@ -197,7 +180,7 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 			t.Fatal("main kept .lite-agent")
 		}
 		for _, line := range []string{"git checkout -q C", "git merge -q C", "git checkout C -- ."} {
-			if v := decideBy(t, g, line); v.Decision == permission.Allow {
+			if v := decideLine(t, g, line); v.Decision == permission.Allow {
 				t.Errorf("%q after branch C: allowed (%s), want an ask", line, v.Reason)
 			}
 		}
