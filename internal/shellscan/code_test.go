@@ -195,6 +195,13 @@ func TestBashAnalysisRunsCodeTheLineWrites(t *testing.T) {
 		{"python3 -m venv v && echo x > v/lib/python3.11/site-packages/x.pth && v/bin/python3 y.py", true},
 		{"echo x > v/lib/python3*/site-packages/x.pth && v/bin/python3 y.py", true},
 		{"echo x > x.pth && python3 y.py", true},
+		// A venv's pyvenv.cfg names where its python finds the standard
+		// library (home = …): pointed into the project, .venv/bin/python
+		// ran the project's os.py (redteam133 tools). Making a venv does
+		// not count.
+		{"printf 'home = fake/bin\\n' > .venv/pyvenv.cfg && .venv/bin/python x.py", true},
+		{"sed -i s,^home.*,home=fake, .venv/pyvenv.cfg; .venv/bin/python3 -m pytest", true},
+		{"python3 -m venv .venv2 && .venv2/bin/python x.py", false},
 		{"echo x > site-packages/x.pth && pytest -q", true},
 		{"echo x > node_modules/eslint-plugin-x && eslint .", true},
 		{"python3 -m venv v && v/bin/python3 y.py", false},

@@ -32,8 +32,12 @@ var languageFiles = lazy[map[string][]string]{build: func() map[string][]string 
 		// is found before x.py, and its constructors run as it loads; the
 		// import lines of the .pth files of its site-packages (a venv's) run
 		// as it starts.
-		"python": {"*.py", "*.pyc", "*.so", "*.pth"}, "pypy": {"*.py", "*.pyc", "*.so", "*.pth"},
-		"ipython": {"*.py", "*.pyc", "*.so", "*.pth"}, "jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so", "*.pth"},
+		// A venv's pyvenv.cfg names the installation (home) whose
+		// standard library its python loads: one written to point into
+		// the project made .venv/bin/python run the project's os.py
+		// (redteam133 tools).
+		"python": {"*.py", "*.pyc", "*.so", "*.pth", "pyvenv.cfg"}, "pypy": {"*.py", "*.pyc", "*.so", "*.pth", "pyvenv.cfg"},
+		"ipython": {"*.py", "*.pyc", "*.so", "*.pth", "pyvenv.cfg"}, "jython": {"*.py"}, "bpython": {"*.py", "*.pyc", "*.so", "*.pth", "pyvenv.cfg"},
 		// A module found by its bare name (require("y"), node -r y) may be
 		// any file below node_modules, with no extension (node_modules/y),
 		// and npm puts its programs there (node_modules/.bin).
