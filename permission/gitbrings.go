@@ -653,7 +653,15 @@ func gitLineRevisions(a *shellscan.Analysis, c shellscan.Command) []string {
 func gitRevisionWords(args []string) []string {
 	var out []string
 	message := false
-	for _, w := range args {
+	// a refspec of git push, fetch or pull (HEAD:x, +B:refs/heads/y)
+	// names its source, a revision, and a ref the command writes
+	refspecs := len(args) > 0 && (args[0] == "push" || args[0] == "fetch" || args[0] == "pull")
+	for i, w := range args {
+		if src, _, ok := strings.Cut(strings.TrimPrefix(w, "+"), ":"); ok && refspecs && i > 0 && !message &&
+			!strings.HasPrefix(w, "-") && strings.Count(w, ":") == 1 && !strings.Contains(w, "@{") {
+			out = append(out, revisionHashes(src)...)
+			continue
+		}
 		if message || strings.HasPrefix(w, "--message=") {
 			for _, f := range strings.Fields(strings.TrimPrefix(w, "--message=")) {
 				out = append(out, revisionHashes(f)...)
