@@ -187,11 +187,7 @@ func TestCanaryRT132GitLinks(t *testing.T) {
 	}
 	home, wd := rt132GitFixture(t)
 	decide := secretDecider(t, home, wd)
-	for _, line := range rt132GitLinksOrdinary {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	allowsOrdinary(t, decide, rt132GitLinksOrdinary)
 }
 
 // canaryRT132NodeModules are lines of round redteam132 that read through
@@ -232,11 +228,7 @@ func TestCanaryRT132NodeModules(t *testing.T) {
 	home, wd := unlinkedFixture(t)
 	writeTreeMode(t, wd, pkg, 0o644)
 	decide := secretDecider(t, home, wd)
-	for _, line := range rt132NodeModulesOrdinary {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	allowsOrdinary(t, decide, rt132NodeModulesOrdinary)
 }
 
 // TestCanaryRT132NpmrcEnv checks a project's .npmrc whose key that is no
@@ -318,11 +310,7 @@ func TestCanaryRT132CMake(t *testing.T) {
 	home, wd := unlinkedFixture(t)
 	writeTreeMode(t, wd, files, 0o644)
 	decide := secretDecider(t, home, wd)
-	for _, line := range rt132CMakeOrdinary {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	allowsOrdinary(t, decide, rt132CMakeOrdinary)
 }
 
 // canaryRT132Ninja are ninja lines of round redteam132 that write a file

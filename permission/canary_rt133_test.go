@@ -234,11 +234,7 @@ func TestCanaryRT133JavaAgent(t *testing.T) {
 	}
 	home, wd := unlinkedFixture(t)
 	decide := secretDecider(t, home, wd)
-	for _, line := range rt133JavaAgentOrdinary {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	allowsOrdinary(t, decide, rt133JavaAgentOrdinary)
 }
 
 // canaryRT133Ruby are lines of round redteam133 that write Ruby code and
@@ -287,11 +283,7 @@ func TestCanaryRT133Ruby(t *testing.T) {
 	home, wd := unlinkedFixture(t)
 	writeTreeMode(t, wd, map[string]string{"Gemfile": "source \"https://rubygems.org\"\n"}, 0o644)
 	decide := secretDecider(t, home, wd)
-	for _, line := range rt133RubyOrdinary {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	allowsOrdinary(t, decide, rt133RubyOrdinary)
 }
 
 // canaryRT133Mispipe are lines of round redteam133 that hand moreutils'
@@ -368,11 +360,7 @@ func TestCanaryRT133Jar(t *testing.T) {
 	}
 	home, wd := unlinkedFixture(t)
 	decide := secretDecider(t, home, wd)
-	for _, line := range rt133JarOrdinary {
-		if v := decide(line); v.Decision != permission.Allow {
-			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
-		}
-	}
+	allowsOrdinary(t, decide, rt133JarOrdinary)
 }
 
 // canaryRT133RubyTools are lines of round redteam133 that have a Ruby

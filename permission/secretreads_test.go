@@ -111,6 +111,17 @@ func secretCall(line string) permission.Call {
 	return permission.Call{Name: "bash", Input: in}
 }
 
+// allowsOrdinary checks that decide allows each of lines, ordinary
+// look-alikes of a round's canaries.
+func allowsOrdinary(t *testing.T, decide func(line string) permission.Verdict, lines []string) {
+	t.Helper()
+	for _, line := range lines {
+		if v := decide(line); v.Decision != permission.Allow {
+			t.Errorf("ordinary line %q: %v %s (%s), want it allowed", line, v.Decision, v.RuleID, v.Reason)
+		}
+	}
+}
+
 // secretDecider returns a function deciding a bash line with a gate whose
 // policy allows every call, in workdir wd with home home, the data home
 // under it protected, as the secret-read tests' gates are.
