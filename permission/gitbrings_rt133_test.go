@@ -26,26 +26,11 @@ import (
 // now asks, and each, run by real git, creates the protected path.
 func TestRT133HistoryBypasses(t *testing.T) {
 	lookGit(t)
-	write := func(t *testing.T, wd, rel, content string) {
-		t.Helper()
-		p := filepath.Join(wd, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// hidden: a repository whose refs hold no .lite-agent, and a commit
 	// no ref or reflog reaches that holds one (HIDDEN in the line).
 	hidden := func(t *testing.T, wd string) string {
 		gitBringsRepo(t, wd, true)
-		gitIn(t, wd, "checkout", "-q", "-b", "x")
-		write(t, wd, ".lite-agent/hooks.json", "{}")
-		gitIn(t, wd, "add", "-A")
-		gitIn(t, wd, "commit", "-q", "-m", "x")
-		h := gitIn(t, wd, "rev-parse", "HEAD")
-		gitIn(t, wd, "checkout", "-q", "main")
+		h := commitLiteAgentOn(t, wd, "x")
 		gitIn(t, wd, "branch", "-q", "-D", "x")
 		gitIn(t, wd, "reflog", "expire", "--expire=now", "--all")
 		return h
@@ -55,12 +40,12 @@ func TestRT133HistoryBypasses(t *testing.T) {
 	// in any case misses the second.
 	folded := func(t *testing.T, wd string) string {
 		gitIn(t, wd, "init", "-q", "-b", "main")
-		write(t, wd, "README", "x\n")
+		writeTreeMode(t, wd, map[string]string{"README": "x\n"}, 0o644)
 		gitIn(t, wd, "add", "-A")
 		gitIn(t, wd, "commit", "-q", "-m", "main")
 		gitIn(t, wd, "checkout", "-q", "-b", "B")
-		write(t, wd, "Conf/a", "a\n")
-		write(t, wd, "conf/prod.yaml", "y\n")
+		writeTreeMode(t, wd, map[string]string{"Conf/a": "a\n"}, 0o644)
+		writeTreeMode(t, wd, map[string]string{"conf/prod.yaml": "y\n"}, 0o644)
 		gitIn(t, wd, "add", "-A")
 		gitIn(t, wd, "commit", "-q", "-m", "B")
 		gitIn(t, wd, "checkout", "-q", "main")
@@ -85,7 +70,7 @@ func TestRT133HistoryBypasses(t *testing.T) {
 	// a directory with prod.yaml, that git checkout -- . makes.
 	linked := func(t *testing.T, wd string) string {
 		gitBringsRepo(t, wd, true)
-		write(t, wd, "elsewhere/prod.yaml", "y\n")
+		writeTreeMode(t, wd, map[string]string{"elsewhere/prod.yaml": "y\n"}, 0o644)
 		if err := os.Symlink("elsewhere", filepath.Join(wd, "conf")); err != nil {
 			t.Fatal(err)
 		}
@@ -215,12 +200,7 @@ func TestRT133HistoryAfterUnshallow(t *testing.T) {
 	lookGit(t)
 	up, home, parent := t.TempDir(), t.TempDir(), t.TempDir()
 	gitIn(t, up, "init", "-q", "-b", "main")
-	if err := os.MkdirAll(filepath.Join(up, ".lite-agent"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(up, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeTreeMode(t, up, map[string]string{".lite-agent/hooks.json": "{}"}, 0o644)
 	gitIn(t, up, "add", "-A")
 	gitIn(t, up, "commit", "-q", "-m", "one")
 	gitIn(t, up, "rm", "-q", "-r", ".lite-agent")
@@ -461,17 +441,7 @@ func TestRT133GitRefToAHiddenCommit(t *testing.T) {
 	lookGit(t)
 	home, wd := t.TempDir(), t.TempDir()
 	gitBringsRepo(t, wd, true)
-	gitIn(t, wd, "checkout", "-q", "-b", "x")
-	if err := os.MkdirAll(filepath.Join(wd, ".lite-agent"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(wd, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gitIn(t, wd, "add", "-A")
-	gitIn(t, wd, "commit", "-q", "-m", "x")
-	h := gitIn(t, wd, "rev-parse", "HEAD")
-	gitIn(t, wd, "checkout", "-q", "main")
+	h := commitLiteAgentOn(t, wd, "x")
 	gitIn(t, wd, "branch", "-q", "-D", "x")
 	gitIn(t, wd, "reflog", "expire", "--expire=now", "--all")
 	other := filepath.Join(t.TempDir(), "other") // a repository on this machine whose main is H

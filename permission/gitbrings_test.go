@@ -143,12 +143,7 @@ func TestGitMayBringAProtectedPath(t *testing.T) {
 		gitIn(t, wd, "commit", "-q", "-m", "main")
 		gitIn(t, wd, "checkout", "-q", "-b", "D")
 		gitIn(t, wd, "rm", "-q", "conf")
-		if err := os.MkdirAll(filepath.Join(wd, "conf"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(wd, "conf", "prod.yaml"), []byte("y\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeTreeMode(t, wd, map[string]string{"conf/prod.yaml": "y\n"}, 0o644)
 		gitIn(t, wd, "add", "-A")
 		gitIn(t, wd, "commit", "-q", "-m", "D")
 		gitIn(t, wd, "checkout", "-q", "main")

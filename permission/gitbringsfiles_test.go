@@ -135,12 +135,7 @@ func TestGitHistoryCheckReadsLongReflogLines(t *testing.T) {
 func commitLiteAgentOn(t *testing.T, wd, branch string) string {
 	t.Helper()
 	gitIn(t, wd, "checkout", "-q", "-b", branch)
-	if err := os.MkdirAll(filepath.Join(wd, ".lite-agent"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(wd, ".lite-agent", "hooks.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeTreeMode(t, wd, map[string]string{".lite-agent/hooks.json": "{}"}, 0o644)
 	gitIn(t, wd, "add", "-A")
 	gitIn(t, wd, "commit", "-q", "-m", branch)
 	h := gitIn(t, wd, "rev-parse", "HEAD")
